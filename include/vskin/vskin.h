@@ -1,0 +1,398 @@
+/*
+ * vskin — skeletal vertex skinning for glTF 2.0, glTF 1.0 and COLLADA.
+ *
+ * This header is the contract. Data flows one way:
+ *
+ *   file -> loader -> vs_asset (immutable) -> vs_pose (per instance)
+ *        -> joint matrices -> vs_skinning_job -> your buffers / writers / renderer
+ *
+ * Conventions
+ * - Every fallible call returns vs_result and fills an optional vs_error whose
+ *   message names the file, the object path (e.g. "skins[0].inverseBindMatrices")
+ *   and what is wrong.
+ * - Matrices are column-major 4x4 float[16] (glTF/OpenGL order: m[col*4+row]),
+ *   column vectors: v' = M * v.
+ * - Quaternions are (x, y, z, w) as in glTF.
+ * - Options structs: the zero value is the sensible default.
+ * - An asset is immutable after load and may be shared between threads; a pose
+ *   belongs to one instance and one thread at a time. No global state.
+ */
+#ifndef VSKIN_VSKIN_H
+#define VSKIN_VSKIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VS_VERSION_MAJOR 0
+#define VS_VERSION_MINOR 1
+#define VS_VERSION_PATCH 0
+#define VS_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ results */
+
+typedef enum vs_result {
+    VS_OK = 0,
+    VS_ERROR_ARGUMENT,      /* the caller passed something invalid */
+    VS_ERROR_IO,            /* a file could not be opened or read / written */
+    VS_ERROR_PARSE,         /* the bytes are not valid JSON / XML / GLB */
+    VS_ERROR_INVALID,       /* well-formed, but breaks the format's rules */
+    VS_ERROR_UNSUPPORTED,   /* valid, but vskin does not support it */
+    VS_ERROR_LIMIT,         /* exceeds a configured resource limit */
+    VS_ERROR_OUT_OF_MEMORY, /* an allocation failed */
+    VS_ERROR_NOT_FOUND,     /* a named clip / node / object does not exist */
+    VS_ERROR_RENDER         /* the GPU path failed (EGL/GL) */
+} vs_result;
+
+#define VS_ERROR_MESSAGE_SIZE 1024
+
+typedef struct vs_error {
+    vs_result code;
+    char message[VS_ERROR_MESSAGE_SIZE]; /* "file: path: what is wrong" */
+} vs_error;
+
+/* A short English name for a result code ("invalid input", ...). */
+const char *vs_result_string(vs_result result);
+
+/* ------------------------------------------------------------- the model */
+
+typedef enum vs_source_format {
+    VS_FORMAT_UNKNOWN = 0,
+    VS_FORMAT_GLTF2,
+    VS_FORMAT_GLTF1,
+    VS_FORMAT_COLLADA
+} vs_source_format;
+
+/* Local transform as translation, rotation (x,y,z,w), scale. */
+typedef struct vs_trs {
+    float translation[3];
+    float rotation[4];
+    float scale[3];
+} vs_trs;
+
+typedef struct vs_node {
+    const char *name;     /* never NULL; "" when the file has none */
+    const char *id;       /* glTF 1.0 / COLLADA id, else NULL */
+    const char *sid;      /* COLLADA sid / glTF 1.0 jointName, else NULL */
+    int32_t parent;       /* -1 for a root */
+    uint32_t child_count;
+    const uint32_t *children;
+    /* Rest (default) local transform. When has_matrix is true, matrix is the
+     * authoritative rest transform (it may hold shear) and rest_trs is its
+     * decomposition, used only once an animation channel targets the node. */
+    bool has_matrix;
+    float matrix[16];
+    vs_trs rest_trs;
+    int32_t mesh; /* -1 when none */
+    int32_t skin; /* -1 when none */
+    /* Default morph weights of this node (glTF node.weights), else NULL. */
+    uint32_t weight_count;
+    const float *weights;
+} vs_node;
+
+typedef enum vs_primitive_mode {
+    VS_MODE_POINTS = 0,
+    VS_MODE_LINES = 1,
+    VS_MODE_LINE_LOOP = 2,
+    VS_MODE_LINE_STRIP = 3,
+    VS_MODE_TRIANGLES = 4,
+    VS_MODE_TRIANGLE_STRIP = 5,
+    VS_MODE_TRIANGLE_FAN = 6
+} vs_primitive_mode;
+
+/* Morph target deltas; each array is NULL when the target lacks it. */
+typedef struct vs_morph_target {
+    const float *positions; /* 3 per vertex */
+    const float *normals;   /* 3 per vertex */
+    const float *tangents;  /* 3 per vertex (no w delta) */
+} vs_morph_target;
+
+/* Vertex data decoded to plain arrays (whatever the stored component type). */
+typedef struct vs_primitive {
+    vs_primitive_mode mode;
+    uint32_t vertex_count;
+    const float *positions; /* 3 per vertex, never NULL */
+    const float *normals;   /* 3 per vertex or NULL */
+    const float *tangents;  /* 4 per vertex (w = handedness) or NULL */
+    const float *texcoords; /* 2 per vertex (TEXCOORD_0) or NULL */
+    /* Skinning influences: influence_count per vertex (4 per JOINTS_n/
+     * WEIGHTS_n set, so 4, 8, 12...). Weights are the stored values, decoded
+     * from normalized integers where needed, not renormalized. 0 = unskinned. */
+    uint32_t influence_count;
+    const uint16_t *joints;
+    const float *weights;
+    uint32_t index_count; /* 0 = non-indexed */
+    const uint32_t *indices;
+    uint32_t target_count;
+    const vs_morph_target *targets;
+    int32_t material; /* -1 when none */
+    /* For formats that de-index (COLLADA): output vertex -> source position
+     * index, else NULL. */
+    const uint32_t *source_vertex;
+} vs_primitive;
+
+typedef struct vs_mesh {
+    const char *name;
+    uint32_t primitive_count;
+    const vs_primitive *primitives;
+    uint32_t weight_count; /* default morph weights (mesh.weights) */
+    const float *weights;
+} vs_mesh;
+
+typedef struct vs_material {
+    const char *name;
+    float base_color[4]; /* baseColorFactor, (1,1,1,1) by default */
+} vs_material;
+
+/* A skin with joints resolved to node indices. glTF 1.0 skins are resolved per
+ * instance (through the node's "skeletons"), so one file skin may become
+ * several vs_skin entries. */
+typedef struct vs_skin {
+    const char *name;
+    uint32_t joint_count;
+    const uint32_t *joints;               /* node index per joint */
+    const float *inverse_bind_matrices;   /* 16 per joint; identity if absent */
+    float bind_shape_matrix[16];          /* identity for glTF 2.0 */
+    int32_t skeleton;                     /* skeleton root node or -1 */
+} vs_skin;
+
+typedef enum vs_anim_path {
+    VS_PATH_TRANSLATION = 0,
+    VS_PATH_ROTATION,
+    VS_PATH_SCALE,
+    VS_PATH_WEIGHTS
+} vs_anim_path;
+
+typedef enum vs_interpolation {
+    VS_INTERP_LINEAR = 0,
+    VS_INTERP_STEP,
+    VS_INTERP_CUBICSPLINE
+} vs_interpolation;
+
+typedef struct vs_anim_sampler {
+    vs_interpolation interpolation;
+    uint32_t key_count;
+    const float *times; /* key_count, strictly increasing */
+    /* Components per key: 3 (T/S), 4 (R) or the morph target count (weights). */
+    uint32_t components;
+    /* key_count * components values; for CUBICSPLINE key_count * 3 *
+     * components laid out (in-tangent, value, out-tangent) per key, as glTF. */
+    const float *values;
+} vs_anim_sampler;
+
+typedef struct vs_anim_channel {
+    uint32_t node;
+    vs_anim_path path;
+    uint32_t sampler;
+} vs_anim_channel;
+
+typedef struct vs_clip {
+    const char *name; /* "" when unnamed */
+    float start;      /* smallest key time over all samplers */
+    float end;        /* largest key time over all samplers */
+    uint32_t channel_count;
+    const vs_anim_channel *channels;
+    uint32_t sampler_count;
+    const vs_anim_sampler *samplers;
+} vs_clip;
+
+typedef struct vs_scene {
+    const char *name;
+    uint32_t node_count;
+    const uint32_t *nodes; /* root nodes */
+} vs_scene;
+
+typedef enum vs_up_axis { VS_UP_Y = 0, VS_UP_Z, VS_UP_X } vs_up_axis;
+
+/* The runtime model every loader fills and every consumer reads. */
+typedef struct vs_asset {
+    vs_source_format format;
+    const char *source_name;   /* file path or the name given to a memory load */
+    const char *generator;     /* asset.generator / authoring tool, or "" */
+    vs_up_axis up_axis;        /* Y for glTF; COLLADA's <up_axis> */
+    float unit_meters;         /* 1 for glTF; COLLADA's <unit meter> */
+
+    uint32_t node_count;
+    const vs_node *nodes;
+    /* Every node index once, parents before children. */
+    const uint32_t *node_order;
+
+    uint32_t scene_count;
+    const vs_scene *scenes;
+    int32_t default_scene; /* -1 when the file has no scene: all roots then */
+
+    uint32_t mesh_count;
+    const vs_mesh *meshes;
+    uint32_t material_count;
+    const vs_material *materials;
+    uint32_t skin_count;
+    const vs_skin *skins;
+    uint32_t clip_count;
+    const vs_clip *clips;
+
+    /* Mesh instances: nodes with a mesh that belong to the default scene (or to
+     * any root when there is no scene), in node-index order. This order is the
+     * output order of `vskin pose`. */
+    uint32_t instance_count;
+    const uint32_t *instances;
+
+    void *internal_; /* owned memory; do not touch */
+} vs_asset;
+
+/* --------------------------------------------------------------- loading */
+
+typedef struct vs_limits {
+    uint64_t max_file_size;      /* bytes; default 1 GiB */
+    uint64_t max_buffer_size;    /* bytes per buffer; default 1 GiB */
+    uint64_t max_total_memory;   /* bytes the asset may allocate; default 4 GiB */
+    uint32_t max_nodes;          /* default 1,000,000 */
+    uint32_t max_joints;         /* per skin; default 65,535 */
+    uint32_t max_depth;          /* node hierarchy / XML nesting; default 1,000 */
+} vs_limits;
+
+typedef struct vs_load_options {
+    /* Folder used to resolve relative URIs of a memory load (NULL: none, so
+     * external files cannot be referenced). */
+    const char *base_dir;
+    vs_limits limits; /* zero fields take the defaults above */
+} vs_load_options;
+
+/* Loads glTF 2.0 (.gltf/.glb), glTF 1.0 or COLLADA, detected from content. */
+vs_result vs_asset_load_file(const char *path, const vs_load_options *options,
+                             vs_asset **out_asset, vs_error *error);
+/* `name` is used in messages (e.g. "memory" or the original file name). */
+vs_result vs_asset_load_memory(const void *data, size_t size, const char *name,
+                               const vs_load_options *options,
+                               vs_asset **out_asset, vs_error *error);
+void vs_asset_free(vs_asset *asset);
+
+/* Clip lookup by name, or by decimal index when `name_or_index` is a number.
+ * Returns -1 when not found. */
+int32_t vs_asset_find_clip(const vs_asset *asset, const char *name_or_index);
+/* The node's world matrix in the rest pose (no animation). */
+void vs_asset_rest_world(const vs_asset *asset, uint32_t node, float out[16]);
+
+/* The embedded default asset: the glTF tutorial's SimpleSkin (glTF 2.0). */
+const void *vs_default_asset_data(size_t *size);
+
+/* ----------------------------------------------------------------- poses */
+
+typedef struct vs_pose vs_pose;
+
+typedef enum vs_time_mode {
+    VS_TIME_CLAMP = 0, /* t outside [start, end] holds the first/last key */
+    VS_TIME_LOOP       /* t wraps into [start, end) */
+} vs_time_mode;
+
+vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
+                         vs_error *error);
+void vs_pose_free(vs_pose *pose);
+const vs_asset *vs_pose_asset(const vs_pose *pose);
+
+/* Every node back to its rest transform and default morph weights. */
+void vs_pose_reset(vs_pose *pose);
+/* Applies clip `clip` at time t on top of the current local transforms
+ * (channels the clip lacks keep their values). */
+vs_result vs_pose_sample(vs_pose *pose, uint32_t clip, float time,
+                         vs_time_mode mode, vs_error *error);
+/* Recomputes every world matrix from the local transforms. */
+void vs_pose_update_world(vs_pose *pose);
+
+/* Local transform access (for callers that drive nodes themselves). */
+void vs_pose_set_local(vs_pose *pose, uint32_t node, const vs_trs *trs);
+void vs_pose_get_local(const vs_pose *pose, uint32_t node, float out[16]);
+const float *vs_pose_world(const vs_pose *pose, uint32_t node); /* float[16] */
+/* Current morph weights of a mesh node (node.weights, else mesh.weights,
+ * overridden by animation); *count = 0 and NULL when it has none. */
+const float *vs_pose_morph_weights(const vs_pose *pose, uint32_t node,
+                                   uint32_t *count);
+
+/* Joint matrices of `skin` (16 floats per joint, out must hold
+ * 16 * joint_count):
+ *     J_j = R^-1 * G(joint_j) * IBM_j * BSM
+ * where R = I (relative_to < 0: world-space skinning, glTF 2.0 and COLLADA)
+ * or R = G(relative_to) (object-space skinning relative to that node).
+ * Call vs_pose_update_world first. */
+vs_result vs_pose_joint_matrices(const vs_pose *pose, uint32_t skin,
+                                 int32_t relative_to, float *out,
+                                 vs_error *error);
+
+/* ------------------------------------------------------------- skinning */
+
+typedef enum vs_skin_flags {
+    /* Use stored weights as they are. By default each vertex's weights are
+     * divided by their sum; a vertex whose weights sum to 0 keeps its bind
+     * position (identity matrix). */
+    VS_SKIN_RAW_WEIGHTS = 1u << 0
+} vs_skin_flags;
+
+/* One skinning job, ozz-style: every buffer with its stride in bytes (0 means
+ * tightly packed). Inputs are read-only; nothing allocates. Reentrant: jobs on
+ * disjoint outputs may run on different threads at once.
+ *   skinMat = sum_i w_i * J[joint_i]
+ *   position' = skinMat * (p, 1)
+ *   normal'   = normalize(inverse-transpose(skinMat3x3) * n)
+ *   tangent'  = normalize(skinMat3x3 * t.xyz), w copied when both strides
+ *               hold 4 floats (tangent_components == 4) */
+typedef struct vs_skinning_job {
+    size_t vertex_count;
+    uint32_t influence_count;     /* influences per vertex, >= 1 */
+    const float *joint_matrices;  /* 16 per joint, column-major */
+    uint32_t joint_count;         /* joint indices must be < joint_count */
+
+    const uint16_t *joints;  size_t joints_stride;  /* influence_count u16 */
+    const float *weights;    size_t weights_stride; /* influence_count floats */
+
+    const float *in_positions;  size_t in_positions_stride;
+    float *out_positions;       size_t out_positions_stride;
+    const float *in_normals;    size_t in_normals_stride;   /* optional */
+    float *out_normals;         size_t out_normals_stride;
+    const float *in_tangents;   size_t in_tangents_stride;  /* optional */
+    float *out_tangents;        size_t out_tangents_stride;
+    uint32_t tangent_components; /* 3 or 4 (default 4) */
+
+    uint32_t flags; /* vs_skin_flags */
+} vs_skinning_job;
+
+vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error);
+/* The scalar reference implementation. Validates first. */
+vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error);
+
+/* ------------------------------------------- posed meshes (convenience) */
+
+/* Posed geometry of one primitive of a mesh instance, world space. Arrays are
+ * owned by the caller (see vs_posed_primitive_free). */
+typedef struct vs_posed_primitive {
+    uint32_t vertex_count;
+    float *positions; /* 3 per vertex */
+    float *normals;   /* 3 per vertex or NULL */
+    float *tangents;  /* 4 per vertex or NULL */
+} vs_posed_primitive;
+
+typedef struct vs_pose_mesh_options {
+    uint32_t skin_flags; /* vs_skin_flags */
+} vs_pose_mesh_options;
+
+/* Morph targets (current weights), then skinning with world-space joint
+ * matrices for skinned nodes (the node's own transform is ignored, glTF 2.0
+ * §3.7.3.3), or the node's world matrix for rigid meshes.
+ * Call vs_pose_update_world first. */
+vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
+                                 uint32_t primitive,
+                                 const vs_pose_mesh_options *options,
+                                 vs_posed_primitive *out, vs_error *error);
+void vs_posed_primitive_free(vs_posed_primitive *posed);
+
+/* Bounds of all posed mesh instances; returns false when there is no vertex. */
+bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
+                    float out_min[3], float out_max[3]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VSKIN_VSKIN_H */

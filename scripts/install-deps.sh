@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages vskin needs to build, test and render.
+# Uses sudo only when not root; does nothing when everything is present.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libcjson-dev libcglm-dev libxml2-dev libpng-dev libgif-dev
+  libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  clang nodejs npm
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO="sudo"
+fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,40 @@
+/* What loaders use to build a vs_asset: arena-backed allocation with limits,
+ * and one shared finalisation pass that derives and checks everything the
+ * formats have in common (parents, order, instances, clip ranges). Loaders
+ * fill the public structs through non-const pointers they allocated here. */
+#ifndef VS_CORE_ASSET_INTERNAL_H
+#define VS_CORE_ASSET_INTERNAL_H
+
+#include "core/arena.h"
+#include "vskin/vskin.h"
+
+typedef struct asset_internal {
+    arena arena;
+    vs_limits limits; /* with defaults applied */
+} asset_internal;
+
+/* Limits with every zero field replaced by its default. */
+vs_limits limits_resolve(const vs_limits *in);
+
+/* A new empty asset (format unknown, no objects, unit 1 m, Y up). */
+vs_asset *asset_create(const char *source_name, const vs_load_options *options);
+const vs_limits *asset_limits(const vs_asset *asset);
+
+/* count * size zeroed bytes owned by the asset. On failure sets error
+ * ("<source>: <where>: ... exceeds the memory limit" or out of memory) and
+ * returns NULL. */
+void *asset_calloc(vs_asset *asset, size_t count, size_t size,
+                   vs_error *error, const char *where);
+char *asset_strdup(vs_asset *asset, const char *s);
+char *asset_strndup(vs_asset *asset, const char *s, size_t n);
+
+/* Derives parents, node_order and instances, clip start/end; checks indices
+ * (children, meshes, skins, joints, scenes, channels), rejects cycles and nodes
+ * with two parents, checks primitive joint indices against the skin of every
+ * node that uses them. Loaders call it last. */
+vs_result asset_finalize(vs_asset *asset, vs_error *error);
+
+/* Rest local matrix of a node (matrix, or T*R*S). */
+void node_rest_local(const vs_node *node, float out[16]);
+
+#endif

@@ -1,0 +1,2 @@
+/* placeholder: replaced by the CLI */
+int main(void) { return 0; }
