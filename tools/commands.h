@@ -1,0 +1,11 @@
+/* The CLI's subcommands: each is `int cmd_NAME(int argc, char **argv)` with
+ * argv[0] the subcommand name, returning the process exit status. */
+#ifndef VS_TOOLS_COMMANDS_H
+#define VS_TOOLS_COMMANDS_H
+
+int cmd_info(int argc, char **argv);
+int cmd_pose(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+
+#endif
