@@ -7,5 +7,6 @@ int cmd_info(int argc, char **argv);
 int cmd_pose(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_joints(int argc, char **argv);
 
 #endif

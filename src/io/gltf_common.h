@@ -54,6 +54,9 @@ typedef struct gltf_accessor_desc {
     uint32_t component_type; /* GLTF_BYTE..GLTF_FLOAT */
     uint32_t components;     /* 1,2,3,4 (SCALAR..VEC4), 4/9/16 (MAT2/3/4) */
     bool normalized;
+    /* MAT2/MAT3/MAT4: columns are padded to 4 bytes. Needed because MAT2 and
+     * VEC4 both have 4 components; false (the zero value) = vector. */
+    bool is_matrix;
 } gltf_accessor_desc;
 
 /* Size of one component type in bytes, 0 if unknown. */

@@ -1,0 +1,291 @@
+/* vs_pose: the per-instance, mutable side of an asset. Everything is
+ * allocated in vs_pose_create so that sampling and world updates, which run
+ * every frame, never allocate. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim/sample.h"
+#include "core/error.h"
+#include "core/xform.h"
+
+struct vs_pose {
+    const vs_asset *asset;
+    vs_trs *local; /* per node */
+    /* Per node: the rest matrix is authoritative. A glTF node.matrix may hold
+     * shear that TRS cannot express, so it is used as is until a channel (or
+     * vs_pose_set_local) writes the node's TRS. */
+    bool *use_matrix;
+    float *world;            /* 16 per node */
+    float *weights;          /* morph weights of all nodes, back to back */
+    uint32_t *weight_offset; /* per node, into weights */
+    uint32_t *weight_count;  /* per node: its mesh's morph target count */
+};
+
+/* glTF 2.0 §3.7.2.2: every primitive of a mesh has the same number of
+ * targets; the largest count keeps a file that breaks this from reading out
+ * of bounds. */
+static uint32_t node_target_count(const vs_asset *asset, const vs_node *node)
+{
+    if (node->mesh < 0) return 0;
+    const vs_mesh *mesh = &asset->meshes[node->mesh];
+    uint32_t count = 0;
+    for (uint32_t p = 0; p < mesh->primitive_count; ++p)
+        if (mesh->primitives[p].target_count > count)
+            count = mesh->primitives[p].target_count;
+    return count;
+}
+
+vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
+                         vs_error *error)
+{
+    if (out_pose) *out_pose = NULL;
+    if (!asset || !out_pose)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_pose_create: asset and out_pose must not be NULL");
+    uint32_t n = asset->node_count;
+    vs_pose *pose = calloc(1, sizeof *pose);
+    if (!pose) goto oom;
+    pose->asset = asset;
+    size_t slots = n ? n : 1;
+    pose->local = calloc(slots, sizeof *pose->local);
+    pose->use_matrix = calloc(slots, sizeof *pose->use_matrix);
+    pose->world = calloc(slots, 16 * sizeof *pose->world);
+    pose->weight_offset = calloc(slots, sizeof *pose->weight_offset);
+    pose->weight_count = calloc(slots, sizeof *pose->weight_count);
+    if (!pose->local || !pose->use_matrix || !pose->world ||
+        !pose->weight_offset || !pose->weight_count)
+        goto oom;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t c = node_target_count(asset, &asset->nodes[i]);
+        if (total + c > UINT32_MAX) {
+            vs_pose_free(pose);
+            return set_error(error, VS_ERROR_LIMIT,
+                             "%s: nodes[%u]: more than %u morph weights in "
+                             "all",
+                             asset->source_name, i, (unsigned)UINT32_MAX);
+        }
+        pose->weight_offset[i] = (uint32_t)total;
+        pose->weight_count[i] = c;
+        total += c;
+    }
+    pose->weights = calloc(total ? (size_t)total : 1, sizeof *pose->weights);
+    if (!pose->weights) goto oom;
+    vs_pose_reset(pose);
+    vs_pose_update_world(pose);
+    *out_pose = pose;
+    return VS_OK;
+oom:
+    vs_pose_free(pose);
+    return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                     "%s: pose: out of memory for %u nodes", asset->source_name,
+                     n);
+}
+
+void vs_pose_free(vs_pose *pose)
+{
+    if (!pose) return;
+    free(pose->local);
+    free(pose->use_matrix);
+    free(pose->world);
+    free(pose->weights);
+    free(pose->weight_offset);
+    free(pose->weight_count);
+    free(pose);
+}
+
+const vs_asset *vs_pose_asset(const vs_pose *pose)
+{
+    return pose ? pose->asset : NULL;
+}
+
+/* glTF 2.0 §3.7.2.2: default weights are node.weights, else mesh.weights,
+ * else zero. */
+static void reset_weights(vs_pose *pose, uint32_t i)
+{
+    const vs_node *node = &pose->asset->nodes[i];
+    uint32_t count = pose->weight_count[i];
+    float *w = pose->weights + pose->weight_offset[i];
+    memset(w, 0, count * sizeof *w);
+    const float *src = NULL;
+    uint32_t src_count = 0;
+    if (node->weight_count && node->weights) {
+        src = node->weights;
+        src_count = node->weight_count;
+    } else if (node->mesh >= 0) {
+        const vs_mesh *mesh = &pose->asset->meshes[node->mesh];
+        src = mesh->weights;
+        src_count = mesh->weights ? mesh->weight_count : 0;
+    }
+    if (src_count > count) src_count = count;
+    if (src_count) memcpy(w, src, src_count * sizeof *w);
+}
+
+void vs_pose_reset(vs_pose *pose)
+{
+    if (!pose) return;
+    for (uint32_t i = 0; i < pose->asset->node_count; ++i) {
+        const vs_node *node = &pose->asset->nodes[i];
+        pose->local[i] = node->rest_trs;
+        pose->use_matrix[i] = node->has_matrix;
+        reset_weights(pose, i);
+    }
+}
+
+static void local_matrix(const vs_pose *pose, uint32_t i, float out[16])
+{
+    if (pose->use_matrix[i])
+        xform_copy(pose->asset->nodes[i].matrix, out);
+    else
+        xform_from_trs(&pose->local[i], out);
+}
+
+void vs_pose_update_world(vs_pose *pose)
+{
+    if (!pose) return;
+    const vs_asset *asset = pose->asset;
+    /* node_order lists parents before children, so one pass suffices. */
+    for (uint32_t k = 0; k < asset->node_count; ++k) {
+        uint32_t i = asset->node_order[k];
+        float *world = pose->world + 16 * (size_t)i;
+        int32_t parent = asset->nodes[i].parent;
+        local_matrix(pose, i, world);
+        if (parent >= 0)
+            xform_mul(pose->world + 16 * (size_t)parent, world, world);
+    }
+}
+
+void vs_pose_set_local(vs_pose *pose, uint32_t node, const vs_trs *trs)
+{
+    if (!pose || !trs || node >= pose->asset->node_count) return;
+    pose->local[node] = *trs;
+    pose->use_matrix[node] = false;
+}
+
+void vs_pose_get_local(const vs_pose *pose, uint32_t node, float out[16])
+{
+    if (!out) return;
+    if (!pose || node >= pose->asset->node_count) {
+        xform_identity(out);
+        return;
+    }
+    local_matrix(pose, node, out);
+}
+
+const float *vs_pose_world(const vs_pose *pose, uint32_t node)
+{
+    if (!pose || node >= pose->asset->node_count) return NULL;
+    return pose->world + 16 * (size_t)node;
+}
+
+const float *vs_pose_morph_weights(const vs_pose *pose, uint32_t node,
+                                   uint32_t *count)
+{
+    uint32_t c = 0;
+    const float *w = NULL;
+    if (pose && node < pose->asset->node_count && pose->weight_count[node]) {
+        c = pose->weight_count[node];
+        w = pose->weights + pose->weight_offset[node];
+    }
+    if (count) *count = c;
+    return w;
+}
+
+/* ----------------------------------------------------------------- sampling */
+
+static const char *path_name(vs_anim_path path)
+{
+    switch (path) {
+    case VS_PATH_TRANSLATION:
+        return "translation";
+    case VS_PATH_ROTATION:
+        return "rotation";
+    case VS_PATH_SCALE:
+        return "scale";
+    case VS_PATH_WEIGHTS:
+        return "weights";
+    }
+    return "?";
+}
+
+/* Checked before anything is written, so a bad clip leaves the pose as it
+ * was. Loaders validate too; this keeps a hand-built asset from reading or
+ * writing out of bounds. */
+static vs_result check_clip(const vs_pose *pose, uint32_t c, vs_error *error)
+{
+    const vs_asset *asset = pose->asset;
+    const vs_clip *clip = &asset->clips[c];
+    for (uint32_t k = 0; k < clip->channel_count; ++k) {
+        const vs_anim_channel *ch = &clip->channels[k];
+        if (ch->node >= asset->node_count || ch->sampler >= clip->sampler_count)
+            return set_error(error, VS_ERROR_INVALID,
+                             "%s: animations[%u].channels[%u]: node %u or "
+                             "sampler %u does not exist",
+                             asset->source_name, c, k, ch->node, ch->sampler);
+        if ((unsigned)ch->path > VS_PATH_WEIGHTS)
+            return set_error(error, VS_ERROR_INVALID,
+                             "%s: animations[%u].channels[%u].target.path: "
+                             "unknown path %u",
+                             asset->source_name, c, k, (unsigned)ch->path);
+        const vs_anim_sampler *s = &clip->samplers[ch->sampler];
+        uint32_t want = ch->path == VS_PATH_ROTATION ? 4
+                        : ch->path == VS_PATH_WEIGHTS
+                            ? pose->weight_count[ch->node]
+                            : 3;
+        if (s->key_count && s->components != want)
+            return set_error(error, VS_ERROR_INVALID,
+                             "%s: animations[%u].channels[%u]: sampler %u has "
+                             "%u components per key but nodes[%u].%s needs %u",
+                             asset->source_name, c, k, ch->sampler,
+                             s->components, ch->node, path_name(ch->path),
+                             want);
+    }
+    return VS_OK;
+}
+
+vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
+                         vs_time_mode mode, vs_error *error)
+{
+    if (!pose)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_pose_sample: pose must not be NULL");
+    const vs_asset *asset = pose->asset;
+    if (clip_index >= asset->clip_count)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "%s: animations[%u]: clip does not exist (%u clips)",
+                         asset->source_name, clip_index, asset->clip_count);
+    if (!isfinite(time))
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "%s: animations[%u]: time %g is not finite",
+                         asset->source_name, clip_index, (double)time);
+    vs_result r = check_clip(pose, clip_index, error);
+    if (r != VS_OK) return r;
+    const vs_clip *clip = &asset->clips[clip_index];
+    float t = anim_clip_time(clip, time, mode);
+    for (uint32_t k = 0; k < clip->channel_count; ++k) {
+        const vs_anim_channel *ch = &clip->channels[k];
+        const vs_anim_sampler *s = &clip->samplers[ch->sampler];
+        if (s->key_count == 0) continue; /* nothing to say: keep the value */
+        vs_trs *trs = &pose->local[ch->node];
+        switch (ch->path) {
+        case VS_PATH_TRANSLATION:
+            anim_sample(s, t, false, trs->translation);
+            break;
+        case VS_PATH_ROTATION:
+            anim_sample(s, t, true, trs->rotation);
+            break;
+        case VS_PATH_SCALE:
+            anim_sample(s, t, false, trs->scale);
+            break;
+        case VS_PATH_WEIGHTS:
+            anim_sample(s, t, false,
+                        pose->weights + pose->weight_offset[ch->node]);
+            continue; /* weights leave the transform alone */
+        }
+        /* The node's TRS now drives it; the rest matrix (and its shear) no
+         * longer applies (glTF 2.0 §3.7.2.1: animated nodes use TRS). */
+        pose->use_matrix[ch->node] = false;
+    }
+    return VS_OK;
+}

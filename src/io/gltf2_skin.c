@@ -1,0 +1,103 @@
+/* glTF 2.0 skins (§3.7.3): joints are node indices (unique), the inverse
+ * bind matrices a MAT4 float accessor with one matrix per joint, identity
+ * when absent; glTF 2.0 has no bind shape matrix, so it is identity. */
+#include <stdlib.h>
+
+#include "core/asset_internal.h"
+#include "core/xform.h"
+#include "io/gltf2_internal.h"
+
+static const gltf2_expect expect_ibm = {.types = {"MAT4"},
+                                        .ctypes = GLTF2_CT_FLOAT};
+
+static vs_result skin(gltf2_ctx *c, const cJSON *obj, uint32_t i, vs_skin *s)
+{
+    char path[GLTF2_PATH], where[GLTF2_PATH];
+    path_fmt(path, "skins[%u]", i);
+    const cJSON *arr, *e;
+    uint32_t n, k = 0;
+    int32_t ibm;
+    vs_result r = json_element_object(c, obj, path);
+    if (r != VS_OK || (r = json_name(c, obj, path, &s->name)) != VS_OK ||
+        (r = json_array(c, obj, "joints", path, &arr, &n)) != VS_OK ||
+        (r = json_index(c, obj, "skeleton", path, c->node_count, false,
+                        &s->skeleton)) != VS_OK ||
+        (r = json_index(c, obj, "inverseBindMatrices", path,
+                        c->accessor_count, false, &ibm)) != VS_OK)
+        return r;
+    if (n == 0)
+        return set_error(c->error, VS_ERROR_INVALID,
+                         "%s: %s.joints: at least one joint is required",
+                         c->src, path);
+    if (n > asset_limits(c->asset)->max_joints)
+        return set_error(c->error, VS_ERROR_LIMIT,
+                         "%s: %s.joints: %u joints exceed the limit of %u",
+                         c->src, path, n, asset_limits(c->asset)->max_joints);
+    uint32_t *joints = asset_calloc(c->asset, n, sizeof *joints, c->error,
+                                    path);
+    if (!joints) return c->error ? c->error->code : VS_ERROR_LIMIT;
+    /* Joint uniqueness: a node-indexed mark array keeps this linear. */
+    bool *seen = calloc(c->node_count ? c->node_count : 1, sizeof *seen);
+    if (!seen)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: %s: out of memory", c->src, path);
+    cJSON_ArrayForEach(e, arr)
+    {
+        path_fmt(where, "%s.joints[%u]", path, k);
+        r = json_index_value(c, e, where, c->node_count, &joints[k]);
+        if (r == VS_OK && seen[joints[k]])
+            r = set_error(c->error, VS_ERROR_INVALID,
+                          "%s: %s: node %u is already a joint of this skin",
+                          c->src, where, joints[k]);
+        if (r != VS_OK) {
+            free(seen);
+            return r;
+        }
+        seen[joints[k++]] = true;
+    }
+    free(seen);
+    s->joints = joints;
+    s->joint_count = n;
+    xform_identity(s->bind_shape_matrix);
+    path_fmt(where, "%s.inverseBindMatrices", path);
+    if (ibm >= 0) {
+        float *m;
+        uint32_t count;
+        if ((r = gltf2_accessor_floats(c, ibm, where, &expect_ibm, &m, &count,
+                                       NULL)) != VS_OK)
+            return r;
+        /* §3.7.3.1: one matrix per joint (the validator wants equality). */
+        if (count != n)
+            return set_error(c->error, VS_ERROR_INVALID,
+                             "%s: %s: accessor %d has %u elements but the "
+                             "skin has %u joints",
+                             c->src, where, ibm, count, n);
+        s->inverse_bind_matrices = m;
+    } else {
+        float *m = asset_calloc(c->asset, (size_t)n * 16, sizeof *m, c->error,
+                                where);
+        if (!m) return c->error ? c->error->code : VS_ERROR_LIMIT;
+        for (uint32_t j = 0; j < n; ++j) xform_identity(m + 16 * (size_t)j);
+        s->inverse_bind_matrices = m;
+    }
+    return VS_OK;
+}
+
+vs_result gltf2_load_skins(gltf2_ctx *c)
+{
+    const cJSON *arr, *e;
+    uint32_t n, i = 0;
+    vs_result r = json_array(c, c->root, "skins", "", &arr, &n);
+    if (r != VS_OK || n == 0) return r;
+    vs_skin *skins = asset_calloc(c->asset, n, sizeof *skins, c->error,
+                                  "skins");
+    if (!skins) return c->error ? c->error->code : VS_ERROR_LIMIT;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if ((r = skin(c, e, i, &skins[i])) != VS_OK) return r;
+        ++i;
+    }
+    c->asset->skins = skins;
+    c->asset->skin_count = n;
+    return VS_OK;
+}

@@ -1,0 +1,139 @@
+/* vs_pose_joint_matrices: J = R^-1 * G(joint) * IBM * BSM, world space and
+ * relative to a node, checked on a hand-built 3-node skeleton. */
+#include "test.h"
+
+#include "anim/asset_fixture.h"
+#include "vskin/vskin.h"
+
+/* node 0 (mesh node) T(0,0,5) -> node 1 T(1,0,0) -> node 2 T(0,1,0).
+ * Rest worlds: T(0,0,5), T(1,0,5), T(1,1,5).
+ * skins[0]: joints (1, 2), IBMs the inverse rest worlds T(-1,0,-5) and
+ *           T(-1,-1,-5), so every joint matrix is I at rest.
+ * skins[1]: joint (2), no IBMs, bind shape matrix S(2). */
+static vs_asset *skeleton_asset(void)
+{
+    vs_asset *a = fx_asset(3);
+    fx_child(a, 0, 1);
+    fx_child(a, 1, 2);
+    fx_translate(a, 0, 0, 0, 5);
+    fx_translate(a, 1, 1, 0, 0);
+    fx_translate(a, 2, 0, 1, 0);
+    vs_skin *skins = asset_calloc(a, 2, sizeof *skins, NULL, "skins");
+    uint32_t *joints = asset_calloc(a, 3, sizeof *joints, NULL, "joints");
+    float *ibm = asset_calloc(a, 32, sizeof *ibm, NULL, "ibm");
+    if (!skins || !joints || !ibm) abort();
+    joints[0] = 1;
+    joints[1] = 2;
+    joints[2] = 2;
+    xform_identity(ibm);
+    xform_identity(ibm + 16);
+    ibm[12] = -1, ibm[13] = 0, ibm[14] = -5;
+    ibm[28] = -1, ibm[29] = -1, ibm[30] = -5;
+    skins[0] = (vs_skin){.name = "",
+                         .joint_count = 2,
+                         .joints = joints,
+                         .inverse_bind_matrices = ibm,
+                         .skeleton = -1};
+    xform_identity(skins[0].bind_shape_matrix);
+    skins[1] = (vs_skin){
+        .name = "", .joint_count = 1, .joints = joints + 2, .skeleton = -1};
+    xform_identity(skins[1].bind_shape_matrix);
+    skins[1].bind_shape_matrix[0] = 2;
+    skins[1].bind_shape_matrix[5] = 2;
+    skins[1].bind_shape_matrix[10] = 2;
+    a->skins = skins;
+    a->skin_count = 2;
+    fx_finalize(a);
+    return a;
+}
+
+static void apply(const float *m, float x, float y, float z, float out[3])
+{
+    xform_transform_point(m, (float[3]){x, y, z}, out);
+}
+
+static void rest_pose_gives_identity_in_world_space(void)
+{
+    vs_asset *a = skeleton_asset();
+    vs_pose *pose = NULL;
+    vs_error err;
+    CHECK(vs_pose_create(a, &pose, &err) == VS_OK);
+    float j[32];
+    CHECK(vs_pose_joint_matrices(pose, 0, -1, j, &err) == VS_OK);
+    CHECK(xform_is_identity(j, 1e-6f));
+    CHECK(xform_is_identity(j + 16, 1e-6f));
+    /* Relative to the mesh node: R^-1 = T(0,0,-5) for both joints. */
+    CHECK(vs_pose_joint_matrices(pose, 0, 0, j, &err) == VS_OK);
+    const float back[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -5, 1};
+    check_matrix_near(j, back, 1e-6, "J0 relative");
+    check_matrix_near(j + 16, back, 1e-6, "J1 relative");
+    vs_pose_free(pose);
+    vs_asset_free(a);
+}
+
+/* Node 2 turns 90 degrees about z around its origin (1,1,5). The bind
+ * point (2,1,5) is (1,0,0) from the joint, turns to (0,1,0): (1,2,5).
+ * Relative to node 0 that is (1,2,0). Joint 0 (node 1) is still I. */
+static void posed_joint_moves_points_world_and_relative(void)
+{
+    vs_asset *a = skeleton_asset();
+    vs_pose *pose = NULL;
+    vs_error err;
+    CHECK(vs_pose_create(a, &pose, &err) == VS_OK);
+    vs_trs t = a->nodes[2].rest_trs;
+    float h = (float)sqrt(0.5);
+    memcpy(t.rotation, (float[4]){0, 0, h, h}, sizeof t.rotation);
+    vs_pose_set_local(pose, 2, &t);
+    vs_pose_update_world(pose);
+    float j[32], p[3];
+    CHECK(vs_pose_joint_matrices(pose, 0, -1, j, &err) == VS_OK);
+    CHECK(xform_is_identity(j, 1e-6f));
+    apply(j + 16, 2, 1, 5, p);
+    CHECK_NEAR(p[0], 1, 1e-6);
+    CHECK_NEAR(p[1], 2, 1e-6);
+    CHECK_NEAR(p[2], 5, 1e-6);
+    CHECK(vs_pose_joint_matrices(pose, 0, 0, j, &err) == VS_OK);
+    apply(j + 16, 2, 1, 5, p);
+    CHECK_NEAR(p[0], 1, 1e-6);
+    CHECK_NEAR(p[1], 2, 1e-6);
+    CHECK_NEAR(p[2], 0, 1e-6);
+    /* skins[1]: no IBM (identity), BSM = S(2) applied first:
+     * G(node 2) S(2) (1,0,0) = Rz90 (2,0,0) + (1,1,5) = (1,3,5). */
+    CHECK(vs_pose_joint_matrices(pose, 1, -1, j, &err) == VS_OK);
+    apply(j, 1, 0, 0, p);
+    CHECK_NEAR(p[0], 1, 1e-6);
+    CHECK_NEAR(p[1], 3, 1e-6);
+    CHECK_NEAR(p[2], 5, 1e-6);
+    vs_pose_free(pose);
+    vs_asset_free(a);
+}
+
+static void rejects_invalid_skin_and_node(void)
+{
+    vs_asset *a = skeleton_asset();
+    vs_pose *pose = NULL;
+    vs_error err;
+    CHECK(vs_pose_create(a, &pose, &err) == VS_OK);
+    float j[32];
+    CHECK(vs_pose_joint_matrices(pose, 2, -1, j, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "skins[2]") != NULL);
+    CHECK(vs_pose_joint_matrices(pose, 0, 3, j, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "nodes[3]") != NULL);
+    CHECK(vs_pose_joint_matrices(pose, 0, -1, NULL, &err) == VS_ERROR_ARGUMENT);
+    /* A node scaled to zero has no inverse to skin relative to. */
+    vs_trs t = a->nodes[0].rest_trs;
+    t.scale[0] = t.scale[1] = t.scale[2] = 0;
+    vs_pose_set_local(pose, 0, &t);
+    vs_pose_update_world(pose);
+    CHECK(vs_pose_joint_matrices(pose, 0, 0, j, &err) == VS_ERROR_INVALID);
+    vs_pose_free(pose);
+    vs_asset_free(a);
+}
+
+int main(void)
+{
+    RUN(rest_pose_gives_identity_in_world_space);
+    RUN(posed_joint_moves_points_world_and_relative);
+    RUN(rejects_invalid_skin_and_node);
+    return test_summary();
+}

@@ -1,0 +1,169 @@
+/* Option parsing, loading and messages shared by the vskin commands. */
+#include "cli_common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "vskin %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+bool cli_is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+bool cli_parse_times(const char *text, float **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    size_t n = 1;
+    for (const char *c = text; *c; ++c)
+        n += *c == ',';
+    float *times = malloc(n * sizeof *times);
+    if (!times) return false;
+    const char *c = text;
+    for (size_t k = 0; k < n; ++k) {
+        char *end;
+        errno = 0;
+        float t = strtof(c, &end);
+        /* Each item is one whole finite number: "1,,2", "1x" and "nan" are
+         * refused instead of being read as 0 or carried into the sampler. */
+        if (end == c || errno == ERANGE || !isfinite(t) ||
+            (*end != ',' && *end != '\0')) {
+            free(times);
+            return false;
+        }
+        times[k] = t;
+        c = end + (*end == ',');
+    }
+    *out = times;
+    *count = n;
+    return true;
+}
+
+static const char *option_value(const char *cmd, int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        cli_error(cmd, "%s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int cli_parse_common(const char *cmd, int argc, char **argv, int *i,
+                     bool animation, cli_options *opts)
+{
+    const char *arg = argv[*i];
+    if (arg[0] != '-' || strcmp(arg, "-") == 0) {
+        if (opts->file) {
+            cli_error(cmd, "only one FILE may be given ('%s' and '%s')",
+                      opts->file, arg);
+            return -1;
+        }
+        opts->file = arg;
+        return 1;
+    }
+    if (!animation) return 0;
+    if (strcmp(arg, "--anim") == 0) {
+        opts->anim = option_value(cmd, argc, argv, i);
+        return opts->anim ? 1 : -1;
+    }
+    if (strcmp(arg, "--time") == 0) {
+        const char *value = option_value(cmd, argc, argv, i);
+        if (!value) return -1;
+        free(opts->times);
+        if (!cli_parse_times(value, &opts->times, &opts->time_count)) {
+            cli_error(cmd,
+                      "--time: '%s' is not a comma-separated list of "
+                      "numbers",
+                      value);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(arg, "--loop") == 0) {
+        opts->loop = true;
+        return 1;
+    }
+    if (strcmp(arg, "--raw-weights") == 0) {
+        opts->raw_weights = true;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_unknown(const char *cmd, const char *arg)
+{
+    cli_error(cmd, "unknown option '%s' (see 'vskin %s --help')", arg, cmd);
+    return 2;
+}
+
+void cli_options_free(cli_options *opts)
+{
+    free(opts->times);
+    opts->times = NULL;
+    opts->time_count = 0;
+}
+
+bool cli_load(const char *cmd, const cli_options *opts, vs_asset **out)
+{
+    vs_error error = {0};
+    vs_result r;
+    if (opts->file) {
+        r = vs_asset_load_file(opts->file, NULL, out, &error);
+    } else {
+        size_t size;
+        const void *data = vs_default_asset_data(&size);
+        r = vs_asset_load_memory(data, size, CLI_DEFAULT_ASSET_NAME, NULL, out,
+                                 &error);
+    }
+    if (r != VS_OK) {
+        /* The library's message already names the file, the object path and
+         * the problem. */
+        cli_error(cmd, "%s",
+                  error.message[0] ? error.message : vs_result_string(r));
+        return false;
+    }
+    return true;
+}
+
+bool cli_select_clip(const char *cmd, const vs_asset *asset,
+                     const cli_options *opts, int32_t *out_clip)
+{
+    if (!opts->anim) {
+        *out_clip = asset->clip_count > 0 ? 0 : -1;
+        return true;
+    }
+    *out_clip = vs_asset_find_clip(asset, opts->anim);
+    if (*out_clip < 0) {
+        cli_error(cmd, "%s: no clip '%s' (the file has %u clip%s)",
+                  asset->source_name, opts->anim, asset->clip_count,
+                  asset->clip_count == 1 ? "" : "s");
+        return false;
+    }
+    return true;
+}
+
+const char *cli_node_name(const vs_asset *asset, uint32_t node, char *buf,
+                          size_t size)
+{
+    /* glTF 1.0 and COLLADA nodes often have only an id, which is what their
+     * authoring tools show. */
+    const char *name = asset->nodes[node].name;
+    if (name && name[0]) return name;
+    name = asset->nodes[node].id;
+    if (name && name[0]) return name;
+    snprintf(buf, size, "node%u", node);
+    return buf;
+}

@@ -1,0 +1,62 @@
+/* What the vskin commands share: loading FILE or the embedded SimpleSkin,
+ * the animation options (--anim, --time, --loop, --raw-weights) and error
+ * printing in the form "vskin CMD: message". */
+#ifndef VS_TOOLS_CLI_COMMON_H
+#define VS_TOOLS_CLI_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vskin/vskin.h"
+
+/* The name the embedded default asset carries in messages. */
+#define CLI_DEFAULT_ASSET_NAME "SimpleSkin.gltf (embedded)"
+
+typedef struct cli_options {
+    const char *file; /* NULL: the embedded SimpleSkin */
+    const char *anim; /* --anim N|NAME; NULL: clip 0 when the file has one */
+    float *times;     /* --time list (malloc'd); NULL: the single time 0 */
+    size_t time_count;
+    bool loop;        /* --loop: times wrap into the clip's range */
+    bool raw_weights; /* --raw-weights: no weight normalization */
+} cli_options;
+
+/* Prints "vskin CMD: message" to stderr. */
+void cli_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+bool cli_is_help(const char *arg);
+
+/* Consumes argv[*i] (and its value) when it is FILE or one of the options
+ * above; `animation` false makes --anim/--time/--loop/--raw-weights unknown
+ * (for commands that do not pose). Returns 1 when consumed (with *i on the
+ * last argument used), 0 when argv[*i] is not one of them, -1 on an error it
+ * has printed (missing value, bad time list, second FILE). */
+int cli_parse_common(const char *cmd, int argc, char **argv, int *i,
+                     bool animation, cli_options *opts);
+/* Reports an argument no option took ("unknown option"). Returns 2. */
+int cli_unknown(const char *cmd, const char *arg);
+void cli_options_free(cli_options *opts);
+
+/* Parses "0,1,2.5" into a malloc'd array of finite floats. */
+bool cli_parse_times(const char *text, float **out, size_t *count);
+
+/* Loads opts->file or the embedded asset; prints the library's message on
+ * failure. */
+bool cli_load(const char *cmd, const cli_options *opts, vs_asset **out);
+
+/* The clip to sample: --anim when given (an error when not found), else 0
+ * when the asset has clips, else -1 (rest pose). */
+bool cli_select_clip(const char *cmd, const vs_asset *asset,
+                     const cli_options *opts, int32_t *out_clip);
+
+/* The node's name, else its id (glTF 1.0, COLLADA), else "node<i>" written
+ * into buf. */
+const char *cli_node_name(const vs_asset *asset, uint32_t node, char *buf,
+                          size_t size);
+
+#endif
