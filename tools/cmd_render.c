@@ -1,10 +1,188 @@
-/* placeholder until the 'render' command lands */
+/* vskin render: one PNG at a time T, or an animated, looping GIF of a clip,
+ * drawn with GPU skinning (OpenGL ES 3 over headless EGL). The camera frames
+ * the clip's bounds over its whole range (30 samples) unless --camera is
+ * given, so every frame of a GIF uses the same camera. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_common.h"
 #include "commands.h"
+#include "io/image_writers.h"
+#include "render_options.h"
+#include "vskin/vskin_render.h"
+
+#define CMD "render"
+#define FRAMING_SAMPLES 30
+#define DEFAULT_GIF_FPS 24.0f
+#define MAX_GIF_FRAMES 10000
+
+typedef struct render_job {
+    const render_options *opts;
+    vs_renderer *renderer;
+    vs_pose *pose;
+    int32_t clip;
+    vs_render_desc desc;
+    uint8_t *rgba;
+} render_job;
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m) return false;
+    for (size_t i = 0; i < m; ++i) {
+        char c = s[n - m + i];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != suffix[i]) return false;
+    }
+    return true;
+}
+
+static int fail(const vs_error *e, vs_result r)
+{
+    cli_error(CMD, "%s", e->message[0] ? e->message : vs_result_string(r));
+    return 1;
+}
+
+/* Poses the asset at time t and draws it into job->rgba. */
+static vs_result draw_at(render_job *job, float t, vs_error *e)
+{
+    vs_pose_reset(job->pose);
+    vs_result r = VS_OK;
+    if (job->clip >= 0)
+        r = vs_pose_sample(
+            job->pose, (uint32_t)job->clip, t,
+            job->opts->common.loop ? VS_TIME_LOOP : VS_TIME_CLAMP, e);
+    if (r != VS_OK) return r;
+    vs_pose_update_world(job->pose);
+    return vs_render_pose(job->renderer, job->pose, &job->desc, job->rgba, e);
+}
+
+static void progress(uint32_t done, uint32_t total)
+{
+    const int width = 30;
+    int filled = (int)((uint64_t)done * (uint64_t)width / total);
+    fprintf(stderr, "\rrendering [%.*s%*s] %u/%u", filled,
+            "##############################", width - filled, "", done, total);
+    if (done == total) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static int write_gif(render_job *job)
+{
+    const render_options *o = job->opts;
+    const vs_asset *asset = vs_pose_asset(job->pose);
+    float start = job->clip >= 0 ? asset->clips[job->clip].start : 0.0f;
+    float end = job->clip >= 0 ? asset->clips[job->clip].end : 0.0f;
+    float from = o->has_from ? o->from : start, to = o->has_to ? o->to : end;
+    float span = to - from;
+    uint32_t frames = 1;
+    float step = 0.1f;
+    if (span > 0.0f) {
+        /* The GIF loops, so the last frame stops one step before `to`
+         * (which equals `from` again for a looping clip). */
+        if (o->frames) {
+            frames = o->frames;
+            step = span / (float)frames;
+        } else {
+            float fps = o->fps > 0.0f ? o->fps : DEFAULT_GIF_FPS;
+            double n = ceil((double)span * fps - 1e-4);
+            frames = n < 1.0              ? 1
+                     : n > MAX_GIF_FRAMES ? MAX_GIF_FRAMES
+                                          : (uint32_t)n;
+            step = 1.0f / fps;
+        }
+    }
+    long delay = lroundf(step * 100.0f);
+    /* Viewers treat delays under 2/100 s as 1/10 s. */
+    uint32_t delay_cs = delay < 2 ? 2 : delay > 65535 ? 65535 : (uint32_t)delay;
+    vs_error e = {0};
+    gif_writer *gif = NULL;
+    vs_result r = gif_writer_open(o->output, job->desc.width, job->desc.height,
+                                  delay_cs, &gif, &e);
+    if (r != VS_OK) return fail(&e, r);
+    bool tty = isatty(2);
+    for (uint32_t i = 0; i < frames && r == VS_OK; ++i) {
+        r = draw_at(job, from + step * (float)i, &e);
+        if (r == VS_OK) r = gif_writer_add(gif, job->rgba, &e);
+        if (tty) progress(i + 1, frames);
+    }
+    vs_error close_error = {0};
+    vs_result rc = gif_writer_close(gif, &close_error);
+    if (r != VS_OK) return fail(&e, r);
+    if (rc != VS_OK) return fail(&close_error, rc);
+    return 0;
+}
+
+static int run(render_job *job)
+{
+    const render_options *o = job->opts;
+    vs_error e = {0};
+    bool gif = o->frames || o->fps > 0.0f || ends_with(o->output, ".gif");
+    if (gif) return write_gif(job);
+    float t = o->common.time_count ? o->common.times[0] : 0.0f;
+    vs_result r = draw_at(job, t, &e);
+    if (r == VS_OK)
+        r = png_write_rgba(o->output, job->desc.width, job->desc.height,
+                           job->rgba, &e);
+    return r == VS_OK ? 0 : fail(&e, r);
+}
+
+static int render_asset(const render_options *o, const vs_asset *asset)
+{
+    render_job job = {.opts = o};
+    if (!cli_select_clip(CMD, asset, &o->common, &job.clip)) return 1;
+    vs_error e = {0};
+    float aspect = (float)o->width / (float)o->height;
+    vs_camera camera = o->camera;
+    camera.orthographic = o->ortho;
+    vs_result r = VS_OK;
+    if (!o->has_camera)
+        r = vs_camera_frame_clip(asset, job.clip, FRAMING_SAMPLES, aspect,
+                                 o->ortho, &camera, &e);
+    if (r != VS_OK) return fail(&e, r);
+    job.desc = (vs_render_desc){
+        .width = o->width,
+        .height = o->height,
+        .view = o->view,
+        .skeleton = o->skeleton,
+        .camera = &camera,
+        .upload = o->upload,
+        .skin_flags = o->common.raw_weights ? VS_SKIN_RAW_WEIGHTS : 0,
+    };
+    job.rgba = malloc((size_t)o->width * o->height * 4);
+    if (!job.rgba) {
+        cli_error(CMD, "out of memory for a %ux%u picture", o->width,
+                  o->height);
+        return 1;
+    }
+    int status = 1;
+    r = vs_renderer_create(asset, &job.renderer, &e);
+    if (r == VS_OK) r = vs_pose_create(asset, &job.pose, &e);
+    if (r == VS_OK)
+        status = run(&job);
+    else
+        fail(&e, r);
+    vs_pose_free(job.pose);
+    vs_renderer_destroy(job.renderer);
+    free(job.rgba);
+    return status;
+}
+
 int cmd_render(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "vskin render: not available in this build\n");
-    return 2;
+    render_options o = {.width = 512, .height = 512};
+    int status = render_parse(argc, argv, &o);
+    if (status < 0) {
+        vs_asset *asset = NULL;
+        status = 1;
+        if (cli_load(CMD, &o.common, &asset)) {
+            status = render_asset(&o, asset);
+            vs_asset_free(asset);
+        }
+    }
+    cli_options_free(&o.common);
+    return status;
 }

@@ -1,0 +1,64 @@
+/* The renderer object (everything lives here: no global GL or EGL state) and
+ * the helpers its files share. */
+#ifndef VS_RENDER_RENDER_INTERNAL_H
+#define VS_RENDER_RENDER_INTERNAL_H
+
+#include <GLES3/gl3.h>
+
+#include "render/egl_context.h"
+#include "render/gpu_mesh.h"
+#include "render/joint_texture.h"
+#include "vskin/vskin_render.h"
+
+/* Uniform vectors kept free for everything but the joint array (view
+ * projection, flags, colours) and for what drivers reserve themselves. */
+#define UNIFORM_HEADROOM_VECTORS 32
+
+typedef struct skin_program {
+    GLuint program; /* 0 until first used */
+    GLint u_view_proj, u_raw_weights, u_debug, u_mode, u_color, u_light_dir;
+    GLint u_joint_mat, u_joint_tex;
+} skin_program;
+
+struct vs_renderer {
+    const vs_asset *asset;
+    egl_context egl;
+    char gl_renderer[128];
+
+    gpu_primitive *prims; /* every primitive of every mesh instance */
+    uint32_t prim_count;
+    uint32_t max_joints;  /* over all skins, at least 1 (rigid meshes) */
+    bool uniforms_fit;    /* 4 * max_joints + headroom fit the vertex stage */
+    float *joint_scratch; /* 16 * max_joints */
+    skin_program programs[2]; /* [0] uniform array, [1] joint texture */
+    joint_texture joint_tex;
+
+    bool *is_joint; /* per node: a joint of some skin (skeleton overlay) */
+    float *overlay_scratch; /* 6 floats per node */
+    GLuint overlay_program, overlay_vao, overlay_vbo;
+    GLint ov_view_proj, ov_point_size, ov_color;
+
+    GLuint fbo, color_rb, depth_rb;
+    uint32_t fb_width, fb_height;
+};
+
+/* The program for a resolved upload path (uniforms or texture), built on
+ * first use. */
+vs_result renderer_program(vs_renderer *r, vs_upload_path path,
+                           skin_program **out, vs_error *error);
+/* Joint matrices for one mesh instance: world-space joint matrices of its
+ * skin (glTF 2.0 §3.7.3.3), or its world matrix as joint 0 when rigid;
+ * uploaded to the program's uniform array or to the joint texture. */
+vs_result renderer_upload_joints(vs_renderer *r, const skin_program *sp,
+                                 vs_upload_path path, const vs_pose *pose,
+                                 uint32_t node, vs_error *error);
+/* Lines from each joint to its parent joint and a point per joint. */
+void renderer_draw_skeleton(vs_renderer *r, const vs_pose *pose,
+                            const float view_proj[16]);
+/* Binds the offscreen framebuffer (RGBA8 + depth24 renderbuffers), made or
+ * resized to w x h. */
+vs_result renderer_framebuffer(vs_renderer *r, uint32_t w, uint32_t h,
+                               vs_error *error);
+vs_result renderer_overlay_init(vs_renderer *r, vs_error *error);
+
+#endif

@@ -1,0 +1,196 @@
+/* Renderer lifetime: EGL context, uploaded meshes, programs per joint upload
+ * path, and the joint data each draw needs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "render/gl_program.h"
+#include "render/render_internal.h"
+#include "render/shaders.h"
+
+static vs_result upload_meshes(vs_renderer *r, vs_error *error)
+{
+    const vs_asset *a = r->asset;
+    size_t total = 0;
+    for (uint32_t i = 0; i < a->instance_count; ++i)
+        total += a->meshes[a->nodes[a->instances[i]].mesh].primitive_count;
+    r->prims = calloc(total + 1, sizeof *r->prims);
+    if (!r->prims)
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: out of memory for %zu GPU primitives",
+                         a->source_name, total);
+    for (uint32_t i = 0; i < a->instance_count; ++i) {
+        uint32_t node = a->instances[i];
+        const vs_mesh *mesh = &a->meshes[a->nodes[node].mesh];
+        for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
+            vs_result res = gpu_primitive_upload(
+                a, node, p, &r->prims[r->prim_count], error);
+            if (res != VS_OK) return res;
+            ++r->prim_count;
+        }
+    }
+    return VS_OK;
+}
+
+vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
+                             vs_error *error)
+{
+    if (!asset || !out_renderer)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_renderer_create: asset and out_renderer must not "
+                         "be NULL");
+    *out_renderer = NULL;
+    vs_renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "vs_renderer_create: out of memory");
+    r->asset = asset;
+    r->max_joints = 1;
+    for (uint32_t s = 0; s < asset->skin_count; ++s)
+        if (asset->skins[s].joint_count > r->max_joints)
+            r->max_joints = asset->skins[s].joint_count;
+    r->joint_scratch = malloc((size_t)r->max_joints * 16 * sizeof(float));
+    if (!r->joint_scratch) {
+        uint32_t joints = r->max_joints;
+        free(r);
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "vs_renderer_create: out of memory for %u joints",
+                         joints);
+    }
+    vs_result res = egl_context_open(&r->egl, error);
+    if (res != VS_OK) {
+        free(r->joint_scratch);
+        free(r);
+        return res;
+    }
+    snprintf(r->gl_renderer, sizeof r->gl_renderer, "%s",
+             (const char *)glGetString(GL_RENDERER));
+    GLint vectors = 0;
+    glGetIntegerv(GL_MAX_VERTEX_UNIFORM_VECTORS, &vectors);
+    r->uniforms_fit = (uint64_t)r->max_joints * 4 + UNIFORM_HEADROOM_VECTORS <=
+                      (uint64_t)(vectors > 0 ? vectors : 0);
+    res = upload_meshes(r, error);
+    if (res == VS_OK) res = renderer_overlay_init(r, error);
+    if (res != VS_OK) {
+        vs_renderer_destroy(r);
+        return res;
+    }
+    *out_renderer = r;
+    return VS_OK;
+}
+
+void vs_renderer_destroy(vs_renderer *r)
+{
+    if (!r) return;
+    /* Deleting GL names needs the context current; if it cannot be made
+     * current, destroying the context frees them anyway. */
+    if (r->egl.context != EGL_NO_CONTEXT &&
+        egl_context_make_current(&r->egl, NULL) == VS_OK) {
+        for (uint32_t i = 0; i < r->prim_count; ++i)
+            gpu_primitive_free(&r->prims[i]);
+        for (int i = 0; i < 2; ++i)
+            if (r->programs[i].program) glDeleteProgram(r->programs[i].program);
+        joint_texture_free(&r->joint_tex);
+        if (r->overlay_program) glDeleteProgram(r->overlay_program);
+        if (r->overlay_vao) glDeleteVertexArrays(1, &r->overlay_vao);
+        if (r->overlay_vbo) glDeleteBuffers(1, &r->overlay_vbo);
+        if (r->fbo) glDeleteFramebuffers(1, &r->fbo);
+        if (r->color_rb) glDeleteRenderbuffers(1, &r->color_rb);
+        if (r->depth_rb) glDeleteRenderbuffers(1, &r->depth_rb);
+    } else {
+        for (uint32_t i = 0; i < r->prim_count; ++i) {
+            r->prims[i].vao = 0;
+            r->prims[i].buffers[0] = 0;
+            gpu_primitive_free(&r->prims[i]);
+        }
+    }
+    egl_context_close(&r->egl);
+    free(r->prims);
+    free(r->joint_scratch);
+    free(r->is_joint);
+    free(r->overlay_scratch);
+    free(r);
+}
+
+const char *vs_renderer_gl_renderer(const vs_renderer *r)
+{
+    return r ? r->gl_renderer : "";
+}
+
+vs_upload_path vs_renderer_resolve_upload(const vs_renderer *r,
+                                          vs_upload_path requested)
+{
+    if (requested == VS_UPLOAD_UNIFORMS || requested == VS_UPLOAD_TEXTURE)
+        return requested;
+    return r && r->uniforms_fit ? VS_UPLOAD_UNIFORMS : VS_UPLOAD_TEXTURE;
+}
+
+vs_result renderer_program(vs_renderer *r, vs_upload_path path,
+                           skin_program **out, vs_error *error)
+{
+    bool texture = path == VS_UPLOAD_TEXTURE;
+    if (!texture && !r->uniforms_fit)
+        return set_error(error, VS_ERROR_LIMIT,
+                         "%s: %u joints do not fit the vertex uniforms of "
+                         "this GPU; use the texture upload path",
+                         r->asset->source_name, r->max_joints);
+    skin_program *sp = &r->programs[texture ? 1 : 0];
+    *out = sp;
+    if (sp->program) return VS_OK;
+    if (texture && !r->joint_tex.texture) {
+        vs_result res =
+            joint_texture_create(&r->joint_tex, r->max_joints, error);
+        if (res != VS_OK) return res;
+    }
+    char prelude[96];
+    if (texture)
+        snprintf(prelude, sizeof prelude,
+                 "#version 300 es\n#define JOINTS_IN_TEXTURE 1\n");
+    else
+        snprintf(prelude, sizeof prelude,
+                 "#version 300 es\n#define MAX_JOINTS %u\n", r->max_joints);
+    const char *sources[2] = {prelude, skin_vertex_shader};
+    sp->program =
+        gl_program_build(sources, 2, skin_fragment_shader, capture_varyings,
+                         CAPTURE_VARYING_COUNT, error);
+    if (!sp->program) return error ? error->code : VS_ERROR_RENDER;
+    GLuint p = sp->program;
+    sp->u_view_proj = glGetUniformLocation(p, "u_viewProj");
+    sp->u_raw_weights = glGetUniformLocation(p, "u_rawWeights");
+    sp->u_debug = glGetUniformLocation(p, "u_debug");
+    sp->u_mode = glGetUniformLocation(p, "u_mode");
+    sp->u_color = glGetUniformLocation(p, "u_color");
+    sp->u_light_dir = glGetUniformLocation(p, "u_lightDir");
+    sp->u_joint_mat = glGetUniformLocation(p, "u_jointMat");
+    sp->u_joint_tex = glGetUniformLocation(p, "u_jointTex");
+    glUseProgram(p);
+    if (sp->u_joint_tex >= 0) glUniform1i(sp->u_joint_tex, 0);
+    return gl_check("building the skinning program", error);
+}
+
+vs_result renderer_upload_joints(vs_renderer *r, const skin_program *sp,
+                                 vs_upload_path path, const vs_pose *pose,
+                                 uint32_t node, vs_error *error)
+{
+    const vs_node *n = &r->asset->nodes[node];
+    uint32_t count = 1;
+    if (n->skin >= 0) {
+        count = r->asset->skins[n->skin].joint_count;
+        if (count == 0)
+            return set_error(error, VS_ERROR_INVALID,
+                             "%s: skins[%d]: skin has no joints",
+                             r->asset->source_name, n->skin);
+        vs_result res = vs_pose_joint_matrices(pose, (uint32_t)n->skin, -1,
+                                               r->joint_scratch, error);
+        if (res != VS_OK) return res;
+    } else {
+        memcpy(r->joint_scratch, vs_pose_world(pose, node), 16 * sizeof(float));
+    }
+    if (path == VS_UPLOAD_TEXTURE)
+        joint_texture_upload(&r->joint_tex, r->joint_scratch, count);
+    else
+        glUniformMatrix4fv(sp->u_joint_mat, (GLsizei)count, GL_FALSE,
+                           r->joint_scratch);
+    return VS_OK;
+}

@@ -1,0 +1,137 @@
+#include "render/shaders.h"
+
+const char *const capture_varyings[CAPTURE_VARYING_COUNT] = {"v_position",
+                                                             "v_normal"};
+
+/* Skinning as in the glTF tutorial and the WebGL2 skinning article:
+ *   skinMat = sum_i a_weight[i] * jointMat[a_joint[i]]
+ * with the same rules as vs_skinning_job_run: weights divided by their sum
+ * unless u_rawWeights; a sum that is not positive means "not skinned" and
+ * gives the identity. Normals use sign(det) * cofactor(mat3(skinMat)), which
+ * is the inverse-transpose up to a positive factor (exact for non-uniform
+ * scale, no division by a small determinant), then normalize; a zero vector
+ * stays zero like the CPU path. v_debug holds the weights/joints colours. */
+const char skin_vertex_shader[] =
+    "precision highp float;\n"
+    "precision highp int;\n"
+    "#ifdef JOINTS_IN_TEXTURE\n"
+    "uniform highp sampler2D u_jointTex;\n"
+    /* One matrix per row, one column per texel: row j = joint j. */
+    "mat4 jointMat(uint j) {\n"
+    "    int r = int(j);\n"
+    "    return mat4(texelFetch(u_jointTex, ivec2(0, r), 0),\n"
+    "                texelFetch(u_jointTex, ivec2(1, r), 0),\n"
+    "                texelFetch(u_jointTex, ivec2(2, r), 0),\n"
+    "                texelFetch(u_jointTex, ivec2(3, r), 0));\n"
+    "}\n"
+    "#else\n"
+    "uniform mat4 u_jointMat[MAX_JOINTS];\n"
+    "mat4 jointMat(uint j) { return u_jointMat[int(j)]; }\n"
+    "#endif\n"
+    "uniform mat4 u_viewProj;\n"
+    "uniform bool u_rawWeights;\n"
+    "uniform int u_debug;\n" /* 0: blended joint colours, 1: dominant joint */
+    "layout(location = 0) in vec3 a_position;\n"
+    "layout(location = 1) in vec3 a_normal;\n"
+    "layout(location = 2) in uvec4 a_joint0;\n"
+    "layout(location = 3) in vec4 a_weight0;\n"
+    "layout(location = 4) in uvec4 a_joint1;\n"
+    "layout(location = 5) in vec4 a_weight1;\n"
+    "out vec3 v_position;\n"
+    "out vec3 v_normal;\n"
+    "out vec3 v_debug;\n"
+    /* A distinct colour per joint: golden-ratio hue steps, HSV -> RGB. */
+    "vec3 jointColor(uint j) {\n"
+    "    float h = fract(float(j) * 0.61803398875);\n"
+    "    vec3 k = clamp(abs(fract(h + vec3(1.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0"
+    " - 3.0) - 1.0, 0.0, 1.0);\n"
+    "    return 0.95 * mix(vec3(1.0), k, 0.7);\n"
+    "}\n"
+    "void main() {\n"
+    "    float sum = dot(a_weight0, vec4(1.0)) + dot(a_weight1, vec4(1.0));\n"
+    "    float scale = 1.0;\n"
+    "    mat4 skin = mat4(0.0);\n"
+    "    if (!u_rawWeights && !(sum > 0.0)) {\n"
+    "        skin = mat4(1.0);\n"
+    "    } else {\n"
+    "        if (!u_rawWeights) scale = 1.0 / sum;\n"
+    "        for (int i = 0; i < 4; ++i) {\n"
+    /* A zero weight adds nothing, even from an unused joint slot. */
+    "            if (a_weight0[i] != 0.0)\n"
+    "                skin += (a_weight0[i] * scale) * jointMat(a_joint0[i]);\n"
+    "            if (a_weight1[i] != 0.0)\n"
+    "                skin += (a_weight1[i] * scale) * jointMat(a_joint1[i]);\n"
+    "        }\n"
+    "    }\n"
+    "    vec4 world = skin * vec4(a_position, 1.0);\n"
+    "    mat3 m = mat3(skin);\n"
+    "    mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], "
+    "m[1]));\n"
+    "    if (dot(m[0], cof[0]) < 0.0) cof = -cof;\n"
+    "    vec3 n = cof * a_normal;\n"
+    "    float len = length(n);\n"
+    "    v_normal = len > 0.0 ? n / len : vec3(0.0);\n"
+    "    v_position = world.xyz;\n"
+    "    vec3 blended = vec3(0.0);\n"
+    "    uint best = a_joint0.x;\n"
+    "    float bestWeight = -1.0;\n"
+    "    for (int i = 0; i < 4; ++i) {\n"
+    "        blended += a_weight0[i] * jointColor(a_joint0[i]);\n"
+    "        blended += a_weight1[i] * jointColor(a_joint1[i]);\n"
+    "        if (a_weight0[i] > bestWeight) { bestWeight = a_weight0[i]; best "
+    "= a_joint0[i]; }\n"
+    "    }\n"
+    "    for (int i = 0; i < 4; ++i)\n"
+    "        if (a_weight1[i] > bestWeight) { bestWeight = a_weight1[i]; best "
+    "= a_joint1[i]; }\n"
+    "    v_debug = u_debug == 0 ? (sum > 0.0 ? blended / sum : vec3(0.5))\n"
+    "                           : jointColor(best);\n"
+    "    gl_Position = u_viewProj * vec4(world.xyz, 1.0);\n"
+    "}\n";
+
+/* Half-lambert ("wrap") lighting: 0.5 * dot(n, l) + 0.5, so the side away
+ * from the light is dim, not black. Both faces are lit (flip on the back). */
+const char skin_fragment_shader[] =
+    "#version 300 es\n"
+    "precision highp float;\n"
+    "uniform int u_mode;\n"
+    "uniform vec4 u_color;\n"
+    "uniform vec3 u_lightDir;\n"
+    "in vec3 v_position;\n"
+    "in vec3 v_normal;\n"
+    "in vec3 v_debug;\n"
+    "out vec4 fragColor;\n"
+    "void main() {\n"
+    "    vec3 n = v_normal;\n"
+    "    float len = length(n);\n"
+    "    n = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);\n"
+    "    if (!gl_FrontFacing) n = -n;\n"
+    "    if (u_mode == 0) {\n"
+    "        float d = 0.5 * dot(n, u_lightDir) + 0.5;\n"
+    "        fragColor = vec4(u_color.rgb * d, u_color.a);\n"
+    "    } else if (u_mode == 1) {\n"
+    "        fragColor = u_color;\n"
+    "    } else if (u_mode == 2) {\n"
+    "        fragColor = vec4(v_debug, 1.0);\n"
+    "    } else {\n"
+    "        fragColor = vec4(n * 0.5 + 0.5, 1.0);\n"
+    "    }\n"
+    "}\n";
+
+/* Skeleton overlay: world-space points, one colour per draw. */
+const char overlay_vertex_shader[] =
+    "#version 300 es\n"
+    "precision highp float;\n"
+    "uniform mat4 u_viewProj;\n"
+    "uniform float u_pointSize;\n"
+    "layout(location = 0) in vec3 a_position;\n"
+    "void main() {\n"
+    "    gl_Position = u_viewProj * vec4(a_position, 1.0);\n"
+    "    gl_PointSize = u_pointSize;\n"
+    "}\n";
+
+const char overlay_fragment_shader[] = "#version 300 es\n"
+                                       "precision highp float;\n"
+                                       "uniform vec4 u_color;\n"
+                                       "out vec4 fragColor;\n"
+                                       "void main() { fragColor = u_color; }\n";
