@@ -27,7 +27,9 @@ demo: build
 	@mkdir -p $(OUT)
 	$(BUILD)/vskin info
 	$(BUILD)/vskin pose --time 0,1,2.5,5.5 -o $(OUT)/simpleskin.obj
-	@echo "demo: posed SimpleSkin written to $(OUT)/simpleskin_t*.obj"
+	$(BUILD)/vskin render --fps 10 --view outline --skeleton -o $(OUT)/simpleskin.gif
+	@echo "demo: the animation is in $(OUT)/simpleskin.gif;" \
+	  "posed meshes in $(OUT)/simpleskin_t*.obj"
 
 test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -113,6 +113,9 @@ static int write_gif(render_job *job)
     vs_result rc = gif_writer_close(gif, &close_error);
     if (r != VS_OK) return fail(&e, r);
     if (rc != VS_OK) return fail(&close_error, rc);
+    printf("wrote %s (%u frames, %ux%u, t = %g..%g s)\n", o->output, frames,
+           job->desc.width, job->desc.height, (double)from,
+           (double)(from + step * (float)(frames - 1)));
     return 0;
 }
 
@@ -127,7 +130,10 @@ static int run(render_job *job)
     if (r == VS_OK)
         r = png_write_rgba(o->output, job->desc.width, job->desc.height,
                            job->rgba, &e);
-    return r == VS_OK ? 0 : fail(&e, r);
+    if (r != VS_OK) return fail(&e, r);
+    printf("wrote %s (%ux%u, t = %g s)\n", o->output, job->desc.width,
+           job->desc.height, (double)t);
+    return 0;
 }
 
 static int render_asset(const render_options *o, const vs_asset *asset)
