@@ -12,8 +12,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: vskin pose [FILE] [--anim N|NAME] [--time T[,T...]] "
-            "[--loop]\n                  [--raw-weights] [--joints] [-o "
-            "OUT]\n\n"
+            "[--loop]\n                  [--raw-weights] [--space world|skeleton] "
+            "[--joints] [-o OUT]\n\n"
             "Samples a clip, updates the world matrices and skins every mesh "
             "instance\n(in node-index order). Without -o, prints per time and "
             "instance the vertex\ncount and posed bounds.\n\n"
@@ -28,6 +28,9 @@ static void usage(FILE *out)
             "clamp)\n"
             "  --raw-weights   use stored weights as they are (default: "
             "divide by their sum)\n"
+            "  --space S       world (default) or skeleton: skinned results "
+            "relative to\n                  the skin's skeleton root "
+            "(COLLADA <skeleton>, glTF skin.skeleton)\n"
             "  --joints        also write joint world positions and joint "
             "matrices\n                  (into OUT.json, or OUT_joints.json "
             "beside .obj/.ply)\n"
@@ -40,6 +43,7 @@ typedef struct pose_args {
     cli_options common;
     const char *out;
     bool joints;
+    vs_skin_space space;
 } pose_args;
 
 /* Returns -1 to go on, else the exit status. */
@@ -53,6 +57,18 @@ static int parse(int argc, char **argv, pose_args *args)
         }
         if (strcmp(arg, "--joints") == 0) {
             args->joints = true;
+            continue;
+        }
+        if (strcmp(arg, "--space") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : NULL;
+            if (v && strcmp(v, "world") == 0) {
+                args->space = VS_SPACE_WORLD;
+            } else if (v && strcmp(v, "skeleton") == 0) {
+                args->space = VS_SPACE_SKELETON;
+            } else {
+                cli_error("pose", "--space needs 'world' or 'skeleton'");
+                return 2;
+            }
             continue;
         }
         if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
@@ -99,6 +115,7 @@ static int run(const pose_args *args)
     pose_session session = {0};
     if (cli_select_clip("pose", asset, &args->common, &clip) &&
         pose_session_init(&session, asset, args->joints)) {
+        session.space = args->space;
         status = 0;
         for (size_t t = 0; t < time_count && status == 0; ++t)
             status = pose_session_emit(&session, clip, times[t], &args->common,

@@ -38,6 +38,7 @@ typedef struct pose_session {
     vs_posed_primitive *posed;
     char *names; /* NAME_SIZE bytes per instance, then per joint */
     bool joints;
+    vs_skin_space space; /* --space */
     posed_skin *skins;
     posed_joint *joint_data;
     float *matrices;

@@ -108,7 +108,8 @@ static bool pose_at(pose_session *s, int32_t clip, float time,
         return false;
     vs_pose_update_world(s->pose);
     vs_pose_mesh_options mesh_options = {
-        .skin_flags = opts->raw_weights ? VS_SKIN_RAW_WEIGHTS : 0u};
+        .skin_flags = opts->raw_weights ? VS_SKIN_RAW_WEIGHTS : 0u,
+        .space = s->space};
     vs_posed_primitive *posed = s->posed;
     for (uint32_t i = 0; i < s->asset->instance_count; ++i)
         for (uint32_t p = 0; p < s->objects[i].primitive_count; ++p, ++posed)
@@ -118,10 +119,14 @@ static bool pose_at(pose_session *s, int32_t clip, float time,
     if (!s->joints) return true;
     size_t at = 0; /* the skin's first joint in joint_data / matrices */
     for (uint32_t k = 0; k < s->asset->skin_count; ++k) {
-        /* World-space joint matrices (relative_to -1), as the mesh was
-         * skinned; a joint's position is its world matrix's translation. */
-        if (vs_pose_joint_matrices(s->pose, k, -1, s->matrices + 16 * at,
-                                   error) != VS_OK)
+        /* The joint matrices the mesh was skinned with: world space
+         * (relative_to -1) or relative to the skeleton root; a joint's
+         * position is its world matrix's translation either way. */
+        int32_t relative_to = s->space == VS_SPACE_SKELETON
+                                  ? s->asset->skins[k].skeleton
+                                  : -1;
+        if (vs_pose_joint_matrices(s->pose, k, relative_to,
+                                   s->matrices + 16 * at, error) != VS_OK)
             return false;
         for (uint32_t j = 0; j < s->skins[k].joint_count; ++j, ++at) {
             posed_joint *pj = &s->joint_data[at];

@@ -373,8 +373,21 @@ typedef struct vs_posed_primitive {
     float *tangents;  /* 4 per vertex or NULL */
 } vs_posed_primitive;
 
+/* Where skinned results land. */
+typedef enum vs_skin_space {
+    /* World space (glTF 2.0, glTF 1.0 after the mesh node's transform, and
+     * COLLADA's default). */
+    VS_SPACE_WORLD = 0,
+    /* Relative to the skin's skeleton root (vs_skin.skeleton: COLLADA's
+     * <instance_controller><skeleton>, glTF's skin.skeleton), as COLLADA's
+     * object-space skinning: J_j = G(root)^-1 * G(joint_j) * IBM_j * BSM.
+     * Skins without a skeleton root, and rigid meshes, stay in world space. */
+    VS_SPACE_SKELETON = 1
+} vs_skin_space;
+
 typedef struct vs_pose_mesh_options {
     uint32_t skin_flags; /* vs_skin_flags */
+    vs_skin_space space; /* VS_SPACE_WORLD when zero-initialised */
 } vs_pose_mesh_options;
 
 /* Morph targets (current weights), then skinning with world-space joint

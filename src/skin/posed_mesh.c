@@ -86,9 +86,11 @@ static void transform_rigid(const float world[16], const source *src,
 }
 
 /* glTF 2.0 §3.7.3.3: world-space joint matrices (relative_to = -1), so the
- * skinned node's own transform plays no part. */
+ * skinned node's own transform plays no part; VS_SPACE_SKELETON makes them
+ * relative to the skeleton root instead (COLLADA object-space skinning). */
 static vs_result skin_primitive(const vs_pose *pose, const vs_node *node,
                                 const vs_primitive *prim, uint32_t flags,
+                                vs_skin_space space,
                                 const source *src, vs_posed_primitive *out,
                                 vs_error *error)
 {
@@ -103,8 +105,9 @@ static vs_result skin_primitive(const vs_pose *pose, const vs_node *node,
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: skins[%d]: out of memory for %u joint matrices",
                          asset->source_name, node->skin, skin->joint_count);
-    vs_result r =
-        vs_pose_joint_matrices(pose, (uint32_t)node->skin, -1, joints, error);
+    int32_t relative_to = space == VS_SPACE_SKELETON ? skin->skeleton : -1;
+    vs_result r = vs_pose_joint_matrices(pose, (uint32_t)node->skin,
+                                         relative_to, joints, error);
     if (r == VS_OK) {
         vs_skinning_job job = {
             .vertex_count = prim->vertex_count,
@@ -189,7 +192,8 @@ vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
     }
     if (n->skin >= 0 && prim->influence_count > 0) {
         uint32_t flags = options ? options->skin_flags : 0;
-        r = skin_primitive(pose, n, prim, flags, &src, out, error);
+        vs_skin_space space = options ? options->space : VS_SPACE_WORLD;
+        r = skin_primitive(pose, n, prim, flags, space, &src, out, error);
     } else {
         const float *world = vs_pose_world(pose, node);
         if (world)
