@@ -45,15 +45,27 @@ size_t gltf_element_size(const gltf_accessor_desc *desc)
     return comp * desc->components;
 }
 
+/* Bytes an element's components span: the element size less the padding
+ * after its last matrix column, which nothing reads. The validator measures
+ * an accessor the same way (a MAT2 of bytes with count 2 spans 8 + 6). */
+static size_t element_span(const gltf_accessor_desc *desc)
+{
+    size_t comp = gltf_component_size(desc->component_type);
+    uint32_t rows = matrix_rows(desc);
+    if (!rows) return comp * desc->components;
+    return column_bytes(comp, rows) * (rows - 1) + comp * rows;
+}
+
 bool gltf_accessor_fits(const gltf_accessor_desc *desc)
 {
     size_t elem = gltf_element_size(desc);
     if (elem == 0) return false;
     if (desc->count == 0 || !desc->data) return true;
     size_t stride = desc->stride ? desc->stride : elem;
-    if (desc->available < elem) return false;
-    /* (count - 1) * stride + elem <= available, without overflow. */
-    return (size_t)(desc->count - 1) <= (desc->available - elem) / stride;
+    size_t span = element_span(desc);
+    if (desc->available < span) return false;
+    /* (count - 1) * stride + span <= available, without overflow. */
+    return (size_t)(desc->count - 1) <= (desc->available - span) / stride;
 }
 
 static uint32_t read_le(const uint8_t *p, size_t size)

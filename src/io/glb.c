@@ -79,6 +79,10 @@ static vs_result parse_v2(const uint8_t *data, size_t length, const char *src,
     if (!have_json)
         return set_error(error, VS_ERROR_PARSE, "%s: GLB has no JSON chunk",
                          src);
+    /* No BIN chunk: an empty one at the end, so that the caller can tell a
+     * GLB (where buffer 0 without uri must be the BIN chunk, §4.4.3.3) from
+     * a .gltf (bin NULL). */
+    if (!have_bin) *bin = data + length;
     return VS_OK;
 }
 
@@ -131,7 +135,10 @@ vs_result glb_parse(const uint8_t *data, size_t size, const char *source_name,
         return set_error(error, VS_ERROR_UNSUPPORTED,
                          "%s: binary glTF version %u is not supported", src,
                          v);
-    if (length != size)
+    /* §4.4.2: length is the whole GLB. Bytes after it are not part of the
+     * container and are ignored (validator GLB_EXTRA_DATA is a warning);
+     * fewer bytes mean a truncated file. */
+    if (length > size || length < 12)
         return set_error(error, VS_ERROR_PARSE,
                          "%s: binary glTF header length %u does not match "
                          "the file size %zu%s",

@@ -71,6 +71,13 @@ static vs_result place(gltf2_ctx *c, const cJSON *obj, const char *path,
                     "%zu) is not a multiple of the component size %zu",
                     c->src, path, (unsigned long long)offset, view,
                     v->buffer_offset, comp);
+    /* §3.6.2.4: each matrix column starts on a 4-byte boundary of the
+     * bufferView, so a matrix accessor starts on one too (the validator,
+     * ACCESSOR_MATRIX_ALIGNMENT, measures it inside the view). */
+    if (d->is_matrix && offset % 4 != 0)
+        return FAIL("%s: %s.byteOffset: %llu is not a multiple of 4, as "
+                    "matrix columns must be",
+                    c->src, path, (unsigned long long)offset);
     if (offset > v->size)
         return FAIL("%s: %s.byteOffset: %llu is past the end of "
                     "bufferViews[%d] (%zu bytes)",
@@ -140,7 +147,7 @@ static vs_result parse_sparse(gltf2_ctx *c, const cJSON *sparse,
 static vs_result parse(gltf2_ctx *c, uint32_t index, const char *path,
                        parsed *p, bool need_data)
 {
-    const cJSON *a = cJSON_GetArrayItem(c->accessors, (int)index);
+    const cJSON *a = c->accessor_items[index];
     vs_result r = json_element_object(c, a, path);
     if (r != VS_OK) return r;
     uint64_t ctype, count;
@@ -200,8 +207,11 @@ static vs_result check_expect(gltf2_ctx *c, const parsed *p, const char *where,
                     e->types[1] ? " or " : "", e->types[1] ? e->types[1] : "");
     uint32_t bit = GLTF2_CT(p->desc.component_type);
     if (!(e->ctypes & bit))
-        return FAIL("%s: %s: componentType %u is not allowed here", c->src,
-                    where, p->desc.component_type);
+        return FAIL("%s: %s: componentType %u is not allowed here%s", c->src,
+                    where, p->desc.component_type,
+                    e->quantizable ? " (KHR_mesh_quantization is not in "
+                                     "extensionsRequired)"
+                                   : "");
     if ((e->ctypes_normalized & bit) && !p->desc.normalized)
         return FAIL("%s: %s: componentType %u must be normalized here",
                     c->src, where, p->desc.component_type);
@@ -352,6 +362,22 @@ static bool all_finite(const gltf_accessor_desc *d)
     return true;
 }
 
+vs_result gltf2_index_accessors(gltf2_ctx *c)
+{
+    vs_result r = json_array(c, c->root, "accessors", "", &c->accessors,
+                             &c->accessor_count);
+    if (r != VS_OK) return r;
+    c->accessor_items = malloc((c->accessor_count ? c->accessor_count : 1) *
+                               sizeof *c->accessor_items);
+    if (!c->accessor_items)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: accessors: out of memory", c->src);
+    uint32_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, c->accessors) c->accessor_items[i++] = e;
+    return VS_OK;
+}
+
 vs_result gltf2_check_accessors(gltf2_ctx *c)
 {
     for (uint32_t i = 0; i < c->accessor_count; ++i) {
@@ -375,8 +401,9 @@ vs_result gltf2_check_accessors(gltf2_ctx *c)
 bool gltf2_accessor_info(const gltf2_ctx *c, int32_t index,
                          gltf2_accessor_summary *out)
 {
-    const cJSON *a = cJSON_GetArrayItem(c->accessors, index);
-    if (index < 0 || !cJSON_IsObject(a)) return false;
+    if (index < 0 || (uint32_t)index >= c->accessor_count) return false;
+    const cJSON *a = c->accessor_items[index];
+    if (!cJSON_IsObject(a)) return false;
     const cJSON *count = cJSON_GetObjectItemCaseSensitive(a, "count");
     const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(a, "componentType");
     out->count = cJSON_IsNumber(count) ? (uint32_t)count->valuedouble : 0;

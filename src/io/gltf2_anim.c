@@ -192,18 +192,21 @@ static vs_result animation(gltf2_ctx *c, const cJSON *obj, uint32_t i,
                                     "%s: %s: out of memory", c->src, path)
                         : ERR(c);
     }
+    /* §3.11: one channel per node and path (validator
+     * ANIMATION_DUPLICATE_TARGETS); a mark bit per path keeps it linear. */
+    marks_begin(c);
     cJSON_ArrayForEach(e, chans)
     {
         bool keep;
         path_fmt(sub, "%s.channels[%u]", path, k++);
         r = channel(c, e, sub, ns, use, &ch[kept], &keep);
-        for (uint32_t j = 0; r == VS_OK && keep && j < kept; ++j)
-            if (ch[j].node == ch[kept].node && ch[j].path == ch[kept].path)
-                r = set_error(c->error, VS_ERROR_INVALID,
-                              "%s: %s.target: node %u %s is already animated "
-                              "by another channel",
-                              c->src, sub, ch[kept].node,
-                              path_names[ch[kept].path]);
+        if (r == VS_OK && keep &&
+            marks_test_set(c, ch[kept].node, (uint8_t)(1u << ch[kept].path)))
+            r = set_error(c->error, VS_ERROR_INVALID,
+                          "%s: %s.target: node %u %s is already animated by "
+                          "another channel",
+                          c->src, sub, ch[kept].node,
+                          path_names[ch[kept].path]);
         if (r != VS_OK) break;
         kept += keep;
     }

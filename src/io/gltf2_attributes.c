@@ -86,6 +86,11 @@ static vs_result check_set(gltf2_ctx *c, const cJSON *attrs, const char *ap,
     return VS_OK;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 vs_result gltf2_check_attributes(gltf2_ctx *c, const cJSON *prim,
                                  const cJSON *attrs, const char *path)
 {
@@ -94,8 +99,19 @@ vs_result gltf2_check_attributes(gltf2_ctx *c, const cJSON *prim,
     vs_result r = check_set(c, attrs, ap, true);
     if (r != VS_OK) return r;
     const cJSON *targets = cJSON_GetObjectItemCaseSensitive(prim, "targets");
-    const cJSON *t, *a;
     const cJSON *list = cJSON_IsArray(targets) ? targets : NULL;
+    if (!list || !list->child) return VS_OK;
+    /* The base names, sorted once: a lookup per target attribute in the
+     * attributes object would cost targets x attributes. */
+    size_t n = 0, k = 0;
+    const cJSON *t, *a;
+    cJSON_ArrayForEach(a, attrs) ++n;
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    if (!names)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: %s: out of memory", c->src, path);
+    cJSON_ArrayForEach(a, attrs) names[k++] = a->string;
+    qsort(names, n, sizeof *names, by_name);
     uint32_t i = 0;
     cJSON_ArrayForEach(t, list)
     {
@@ -103,34 +119,53 @@ vs_result gltf2_check_attributes(gltf2_ctx *c, const cJSON *prim,
         path_fmt(tp, "%s.targets[%u]", path, i++);
         if ((r = json_element_object(c, t, tp)) != VS_OK ||
             (r = check_set(c, t, tp, false)) != VS_OK)
-            return r;
+            break;
         cJSON_ArrayForEach(a, t)
         {
             /* §3.7.2.2: a target only displaces attributes the base has. */
-            if (!cJSON_GetObjectItemCaseSensitive(attrs, a->string))
-                return FAIL("%s: %s.%s: the primitive has no %s attribute to "
-                            "morph",
-                            c->src, tp, a->string, a->string);
+            if (!bsearch(&a->string, names, n, sizeof *names, by_name)) {
+                r = FAIL("%s: %s.%s: the primitive has no %s attribute to "
+                         "morph",
+                         c->src, tp, a->string, a->string);
+                break;
+            }
         }
+        if (r != VS_OK) break;
     }
-    return VS_OK;
+    free(names);
+    return r;
 }
 
-vs_result gltf2_check_directions(gltf2_ctx *c, const char *ap,
-                                 const vs_primitive *p)
+/* Whether attribute `name` reads real data: an accessor with neither a
+ * bufferView nor sparse values is all zeros by definition (§3.6.2.3), which
+ * the validator does not hold against unit-length rules, nor does vskin
+ * (posing leaves a zero direction zero). */
+static bool has_data(const gltf2_ctx *c, const cJSON *attrs, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(attrs, name);
+    gltf2_accessor_summary s;
+    return cJSON_IsNumber(v) &&
+           gltf2_accessor_info(c, (int32_t)v->valuedouble, &s) &&
+           s.has_source;
+}
+
+vs_result gltf2_check_directions(gltf2_ctx *c, const cJSON *attrs,
+                                 const char *ap, const vs_primitive *p)
 {
     /* §3.7.2.1: NORMAL is unit length, TANGENT xyz unit length with w = +-1.
      * The tolerance admits 8-bit quantized vectors (KHR_mesh_quantization). */
     const float tol = 0.02f;
-    for (uint32_t v = 0; v < p->vertex_count; ++v) {
-        if (p->normals) {
+    bool normals = p->normals && has_data(c, attrs, "NORMAL");
+    bool tangents = p->tangents && has_data(c, attrs, "TANGENT");
+    for (uint32_t v = 0; v < p->vertex_count && (normals || tangents); ++v) {
+        if (normals) {
             const float *n = p->normals + 3 * (size_t)v;
             float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
             if (fabsf(len - 1.0f) > tol)
                 return FAIL("%s: %s.NORMAL: vertex %u has length %g, not 1",
                             c->src, ap, v, (double)len);
         }
-        if (p->tangents) {
+        if (tangents) {
             const float *t = p->tangents + 4 * (size_t)v;
             float len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
             if (fabsf(len - 1.0f) > tol || fabsf(fabsf(t[3]) - 1.0f) > 1e-4f)

@@ -3,6 +3,7 @@
  * every view is checked against its buffer, so accessor code only has to
  * check against a view. The bytes are temporary: decoded arrays live in the
  * asset, buffers are freed when loading ends. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,11 @@ static vs_result load_buffer(gltf2_ctx *c, const cJSON *b, uint32_t i,
             buf->missing = "it has no uri and is not the GLB BIN chunk";
             return VS_OK;
         }
+        if (bin_size == 0)
+            return set_error(c->error, VS_ERROR_INVALID,
+                             "%s: %s: has no uri but the GLB has no BIN "
+                             "chunk",
+                             c->src, path);
         if (bin_size < length)
             return set_error(c->error, VS_ERROR_INVALID,
                              "%s: %s.byteLength: %llu is larger than the GLB "
@@ -69,6 +75,17 @@ static vs_result load_buffer(gltf2_ctx *c, const cJSON *b, uint32_t i,
                              "application/gltf-buffer",
                              c->src, uri_path);
     } else if (strcspn(uri, ":") < strcspn(uri, "/")) {
+        /* RFC 3986 §3.1: scheme = ALPHA *(ALPHA / DIGIT / "+" / "-" / ".");
+         * a ':' in a relative path's first segment is not allowed (§4.2),
+         * so anything else before the ':' is no URI at all. */
+        size_t n = strcspn(uri, ":");
+        bool scheme = n > 0 && isalpha((unsigned char)uri[0]);
+        for (size_t k = 1; scheme && k < n; ++k)
+            scheme = isalnum((unsigned char)uri[k]) || strchr("+-.", uri[k]);
+        if (!scheme)
+            return set_error(c->error, VS_ERROR_INVALID,
+                             "%s: %s: \"%s\" is not a valid URI", c->src,
+                             uri_path, uri);
         buf->missing = "its URI scheme is not supported (only data: URIs and "
                        "relative paths)";
         return VS_OK;

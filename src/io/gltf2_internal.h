@@ -40,8 +40,17 @@ typedef struct gltf2_ctx {
     gltf2_view *views;
     uint32_t accessor_count;
     const cJSON *accessors;
+    /* accessors[i] by index: cJSON arrays are linked lists, and a lookup per
+     * reference would make loading quadratic in the accessor count. */
+    const cJSON **accessor_items;
     uint32_t node_count;
-    bool quantization; /* KHR_mesh_quantization is required */
+    uint32_t skin_count;   /* root "skins" array size (before loading) */
+    uint32_t camera_count; /* root "cameras" array size */
+    bool quantization;     /* KHR_mesh_quantization is required */
+    /* Per-node marks for duplicate checks (gltf2_marks.c). */
+    uint32_t *mark_stamp;
+    uint8_t *mark_bits;
+    uint32_t mark_current;
 } gltf2_ctx;
 
 /* ---- JSON helpers (gltf2_json.c); absent optional members keep defaults */
@@ -80,6 +89,16 @@ vs_result json_string(gltf2_ctx *c, const cJSON *obj, const char *key,
 vs_result json_name(gltf2_ctx *c, const cJSON *obj, const char *path,
                     const char **out);
 
+/* ---- per-node marks (gltf2_marks.c): duplicate checks over node lists in
+ * linear time, without clearing an array per list. */
+vs_result marks_alloc(gltf2_ctx *c);
+/* Starts a new list: every mark is cleared, in O(1). */
+void marks_begin(gltf2_ctx *c);
+/* Sets `bit` (1..128) on `node`; returns whether it was already set. */
+bool marks_test_set(gltf2_ctx *c, uint32_t node, uint8_t bit);
+/* Frees the marks, the accessor index and the buffers. */
+void gltf2_ctx_free(gltf2_ctx *c);
+
 /* ---- buffers and views (gltf2_buffers.c) */
 vs_result gltf2_load_buffers(gltf2_ctx *c, const uint8_t *bin,
                              size_t bin_size, const char *base_dir);
@@ -93,6 +112,8 @@ typedef struct gltf2_expect {
     uint32_t ctypes;         /* allowed componentTypes: GLTF2_CT bits */
     uint32_t ctypes_normalized; /* of those, the ones that must be normalized */
     uint32_t count;          /* required element count, 0 = any */
+    /* The core rule that KHR_mesh_quantization widens: messages say so. */
+    bool quantizable;
 } gltf2_expect;
 
 #define GLTF2_CT(t) (1u << ((t) - GLTF_BYTE))
@@ -110,6 +131,10 @@ vs_result gltf2_accessor_floats(gltf2_ctx *c, int32_t index, const char *ref,
 vs_result gltf2_accessor_uints(gltf2_ctx *c, int32_t index, const char *ref,
                                const gltf2_expect *expect, uint32_t **out,
                                uint32_t *count, uint32_t *components);
+
+/* Reads the root "accessors" array and indexes it; call before any other
+ * accessor function (gltf2_ctx_free frees the index). */
+vs_result gltf2_index_accessors(gltf2_ctx *c);
 
 /* Checks every accessor's JSON, its fit in its bufferView and, where the
  * data is there, its floats and sparse indices, without decoding anything.
@@ -130,16 +155,18 @@ bool gltf2_accessor_info(const gltf2_ctx *c, int32_t index,
 /* JSON checks of primitive attributes and targets (gltf2_attributes.c). */
 vs_result gltf2_check_attributes(gltf2_ctx *c, const cJSON *prim,
                                  const cJSON *attrs, const char *path);
-/* NORMAL/TANGENT unit length and tangent sign of a decoded primitive. */
-vs_result gltf2_check_directions(gltf2_ctx *c, const char *ap,
-                                 const vs_primitive *p);
+/* NORMAL/TANGENT unit length and tangent sign of a decoded primitive
+ * (attrs: its attributes object; zero-filled accessors are not checked). */
+vs_result gltf2_check_directions(gltf2_ctx *c, const cJSON *attrs,
+                                 const char *ap, const vs_primitive *p);
 /* A primitive without POSITION: its targets, all empty. */
 vs_result gltf2_empty_targets(gltf2_ctx *c, const cJSON *prim,
                               const char *path, vs_primitive *p);
-/* Root collections, extensionsUsed, root extensions (gltf2_validate.c). */
+/* Root collections, extensionsUsed/Required, root extensions
+ * (gltf2_validate.c). */
 vs_result gltf2_check_root(gltf2_ctx *c);
-/* Checks that need the finished hierarchy: skin roots and skeletons,
- * skinned nodes, node weights (gltf2_validate.c). */
+/* Checks that need the finished hierarchy (after asset_finalize): node
+ * weights vs morph targets, skin.skeleton vs joints (gltf2_validate.c). */
 vs_result gltf2_check_links(gltf2_ctx *c);
 
 /* ---- objects */

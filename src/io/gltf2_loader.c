@@ -1,6 +1,7 @@
-/* The glTF 2.0 loader: checks asset.version and extensionsRequired, loads
- * buffers, then each object kind into the vs_asset (gltf2_*.c), and ends with
- * asset_finalize for the checks every format shares. */
+/* The glTF 2.0 loader: checks asset.version, the root's shape and
+ * extensionsRequired, loads buffers and checks every accessor, then each
+ * object kind into the vs_asset (gltf2_*.c), and ends with asset_finalize for
+ * the checks every format shares and the links that need the hierarchy. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,10 @@ static vs_result check_extensions(gltf2_ctx *c)
                              c->src, i, e->valuestring);
         ++i;
     }
+    /* KHR_mesh_quantization widens the component types of vertex attributes
+     * and morph deltas; its spec requires it in extensionsRequired, so data
+     * that needs it without that promise is refused by the accessor checks. */
+    c->quantization = listed(req, "KHR_mesh_quantization");
     return VS_OK;
 }
 
@@ -128,6 +133,14 @@ static vs_result check_asset(gltf2_ctx *c)
     return VS_OK;
 }
 
+/* Sizes of collections referenced before they are loaded, counted once
+ * rather than per reference. */
+static uint32_t array_size(const cJSON *root, const char *key)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, key);
+    return cJSON_IsArray(a) ? (uint32_t)cJSON_GetArraySize(a) : 0;
+}
+
 vs_result gltf2_load(vs_asset *asset, const cJSON *root, const uint8_t *bin,
                      size_t bin_size, const char *base_dir, vs_error *error)
 {
@@ -135,18 +148,22 @@ vs_result gltf2_load(vs_asset *asset, const cJSON *root, const uint8_t *bin,
                    .error = error};
     asset->format = VS_FORMAT_GLTF2;
     vs_result r;
-    if ((r = check_asset(&c)) != VS_OK || (r = check_extensions(&c)) != VS_OK)
+    if ((r = check_asset(&c)) != VS_OK || (r = gltf2_check_root(&c)) != VS_OK ||
+        (r = check_extensions(&c)) != VS_OK)
         return r;
-    if ((r = json_array(&c, root, "accessors", "", &c.accessors,
-                        &c.accessor_count)) == VS_OK &&
+    c.skin_count = array_size(root, "skins");
+    c.camera_count = array_size(root, "cameras");
+    if ((r = gltf2_index_accessors(&c)) == VS_OK &&
         (r = gltf2_load_buffers(&c, bin, bin_size, base_dir)) == VS_OK &&
+        (r = gltf2_check_accessors(&c)) == VS_OK &&
         (r = gltf2_load_materials(&c)) == VS_OK &&
         (r = gltf2_load_meshes(&c)) == VS_OK &&
         (r = gltf2_load_nodes(&c)) == VS_OK &&
         (r = gltf2_load_skins(&c)) == VS_OK &&
         (r = gltf2_load_scenes(&c)) == VS_OK)
         r = gltf2_load_animations(&c);
-    gltf2_free_buffers(&c);
-    if (r != VS_OK) return r;
-    return asset_finalize(asset, error);
+    if (r == VS_OK && (r = asset_finalize(asset, error)) == VS_OK)
+        r = gltf2_check_links(&c);
+    gltf2_ctx_free(&c);
+    return r;
 }

@@ -35,10 +35,13 @@ static const gltf2_expect expect_delta_position =
 static const gltf2_expect expect_delta_dir =
     EXPECT("VEC3", GLTF2_CT_FLOAT | CT_I8 | CT_I16, CT_I8 | CT_I16);
 /* Without KHR_mesh_quantization only the core types (§3.7.2.1) apply. */
-static const gltf2_expect core_vec3 = EXPECT("VEC3", GLTF2_CT_FLOAT, 0);
-static const gltf2_expect core_vec4 = EXPECT("VEC4", GLTF2_CT_FLOAT, 0);
+#define CORE(type, ct, norm)                                                   \
+    {.types = {type}, .ctypes = (ct), .ctypes_normalized = (norm),             \
+     .quantizable = true}
+static const gltf2_expect core_vec3 = CORE("VEC3", GLTF2_CT_FLOAT, 0);
+static const gltf2_expect core_vec4 = CORE("VEC4", GLTF2_CT_FLOAT, 0);
 static const gltf2_expect core_texcoord =
-    EXPECT("VEC2", GLTF2_CT_FLOAT | CT_U8 | CT_U16, CT_U8 | CT_U16);
+    CORE("VEC2", GLTF2_CT_FLOAT | CT_U8 | CT_U16, CT_U8 | CT_U16);
 
 #define PICK(c, quantized, core) ((c)->quantization ? (quantized) : (core))
 
@@ -63,78 +66,92 @@ static vs_result attribute(gltf2_ctx *c, const cJSON *attrs, const char *name,
     return r;
 }
 
+/* Set number of a "JOINTS_n" / "WEIGHTS_n" name (gltf2_check_attributes
+ * has checked the digits), or -1. */
+static long set_of(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0) return -1;
+    return strtol(name + n, NULL, 10);
+}
+
+/* Decodes set s (JOINTS_s ji, WEIGHTS_s wi) into its 4 slots of every
+ * vertex's influences. */
+static vs_result skin_set(gltf2_ctx *c, const char *path, uint32_t s,
+                          int32_t ji, int32_t wi, uint32_t sets,
+                          vs_primitive *p, uint16_t *joints, float **weights)
+{
+    char ref[GLTF2_PATH];
+    uint32_t inf = 4 * sets, nv = p->vertex_count, *u, n;
+    gltf2_expect ej = expect_joints, ew = expect_weights;
+    ej.count = ew.count = nv;
+    path_fmt(ref, "%s.JOINTS_%u", path, s);
+    vs_result r = gltf2_accessor_uints(c, ji, ref, &ej, &u, &n, NULL);
+    if (r != VS_OK) return r;
+    for (size_t v = 0; v < nv; ++v)
+        for (uint32_t k = 0; k < 4; ++k)
+            joints[v * inf + s * 4 + k] = (uint16_t)u[v * 4 + k];
+    free(u);
+    float *w;
+    path_fmt(ref, "%s.WEIGHTS_%u", path, s);
+    if ((r = gltf2_accessor_floats(c, wi, ref, &ew, &w, &n, NULL)) != VS_OK)
+        return r;
+    if (sets == 1) {
+        *weights = w;
+    } else {
+        for (size_t v = 0; v < nv; ++v)
+            memcpy(*weights + v * inf + s * 4, w + v * 4, 4 * sizeof *w);
+    }
+    return VS_OK;
+}
+
 /* JOINTS_n/WEIGHTS_n for n = 0, 1, ... packed into influence_count = 4 *
- * sets values per vertex. */
+ * sets values per vertex (§3.7.3.1). One pass over the attributes finds
+ * the sets, so many sets cost no more than their number. */
 static vs_result skin_sets(gltf2_ctx *c, const cJSON *attrs, const char *path,
                            vs_primitive *p)
 {
-    uint32_t sets = 0;
-    char key[32];
-    for (;; ++sets) {
-        snprintf(key, sizeof key, "JOINTS_%u", sets);
-        bool j = cJSON_GetObjectItemCaseSensitive(attrs, key) != NULL;
-        snprintf(key, sizeof key, "WEIGHTS_%u", sets);
-        bool w = cJSON_GetObjectItemCaseSensitive(attrs, key) != NULL;
-        if (j != w)
-            return set_error(c->error, VS_ERROR_INVALID,
-                             "%s: %s: JOINTS_%u and WEIGHTS_%u must come "
-                             "together",
-                             c->src, path, sets, sets);
-        if (!j) break;
-    }
+    uint32_t nj = 0, nw = 0;
     const cJSON *a;
     cJSON_ArrayForEach(a, attrs)
     {
-        unsigned n;
-        if ((sscanf(a->string, "JOINTS_%u", &n) == 1 ||
-             sscanf(a->string, "WEIGHTS_%u", &n) == 1) &&
-            n >= sets)
-            return set_error(c->error, VS_ERROR_INVALID,
-                             "%s: %s.%s: skinning sets must be numbered "
-                             "0, 1, 2... without gaps",
-                             c->src, path, a->string);
+        nj += set_of(a->string, "JOINTS_") >= 0;
+        nw += set_of(a->string, "WEIGHTS_") >= 0;
     }
+    /* The sets of each kind are numbered 0.. without gaps (checked by
+     * gltf2_check_attributes), so equal counts mean matching pairs. */
+    if (nj != nw) {
+        uint32_t s = nj < nw ? nj : nw;
+        return set_error(c->error, VS_ERROR_INVALID,
+                         "%s: %s: JOINTS_%u and WEIGHTS_%u must come "
+                         "together",
+                         c->src, path, s, s);
+    }
+    uint32_t sets = nj;
     if (!sets) return VS_OK;
+    int32_t *ji = malloc(2 * (size_t)sets * sizeof *ji);
+    if (!ji)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: %s: out of memory", c->src, path);
+    int32_t *wi = ji + sets;
+    cJSON_ArrayForEach(a, attrs)
+    {
+        long j = set_of(a->string, "JOINTS_"), w = set_of(a->string, "WEIGHTS_");
+        /* Accessor indices were range-checked by gltf2_check_attributes. */
+        if (j >= 0 && (uint32_t)j < sets) ji[j] = (int32_t)a->valuedouble;
+        if (w >= 0 && (uint32_t)w < sets) wi[w] = (int32_t)a->valuedouble;
+    }
     uint32_t inf = 4 * sets, nv = p->vertex_count;
     uint16_t *joints = asset_calloc(c->asset, (size_t)nv * inf,
                                     sizeof *joints, c->error, path);
     float *weights = sets == 1 ? NULL
                                : asset_calloc(c->asset, (size_t)nv * inf,
                                               sizeof *weights, c->error, path);
-    if (!joints || (sets > 1 && !weights)) return ERR(c);
-    for (uint32_t s = 0; s < sets; ++s) {
-        char ref[GLTF2_PATH];
-        int32_t ji, wi;
-        vs_result r;
-        snprintf(key, sizeof key, "JOINTS_%u", s);
-        if ((r = json_index(c, attrs, key, path, c->accessor_count, true,
-                            &ji)) != VS_OK)
-            return r;
-        snprintf(key, sizeof key, "WEIGHTS_%u", s);
-        if ((r = json_index(c, attrs, key, path, c->accessor_count, true,
-                            &wi)) != VS_OK)
-            return r;
-        gltf2_expect ej = expect_joints, ew = expect_weights;
-        ej.count = ew.count = nv;
-        uint32_t *u, n;
-        path_fmt(ref, "%s.JOINTS_%u", path, s);
-        if ((r = gltf2_accessor_uints(c, ji, ref, &ej, &u, &n, NULL)) != VS_OK)
-            return r;
-        for (size_t v = 0; v < nv; ++v)
-            for (uint32_t k = 0; k < 4; ++k)
-                joints[v * inf + s * 4 + k] = (uint16_t)u[v * 4 + k];
-        free(u);
-        float *w;
-        path_fmt(ref, "%s.WEIGHTS_%u", path, s);
-        if ((r = gltf2_accessor_floats(c, wi, ref, &ew, &w, &n, NULL)) != VS_OK)
-            return r;
-        if (sets == 1) {
-            weights = w;
-        } else {
-            for (size_t v = 0; v < nv; ++v)
-                memcpy(weights + v * inf + s * 4, w + v * 4, 4 * sizeof *w);
-        }
-    }
+    vs_result r = joints && (sets == 1 || weights) ? VS_OK : ERR(c);
+    for (uint32_t s = 0; r == VS_OK && s < sets; ++s)
+        r = skin_set(c, path, s, ji[s], wi[s], sets, p, joints, &weights);
+    free(ji);
+    if (r != VS_OK) return r;
     p->influence_count = inf;
     p->joints = joints;
     p->weights = weights;
@@ -261,7 +278,7 @@ static vs_result primitive(gltf2_ctx *c, const cJSON *obj, const char *path,
         (r = attribute(c, attrs, "TEXCOORD_0", ap,
                        PICK(c, expect_texcoord, core_texcoord), nv,
                        &p->texcoords)) ||
-        (r = gltf2_check_directions(c, ap, p)) ||
+        (r = gltf2_check_directions(c, attrs, ap, p)) ||
         (r = skin_sets(c, attrs, ap, p)) != VS_OK ||
         (r = indices(c, obj, path, p)) != VS_OK)
         return r;

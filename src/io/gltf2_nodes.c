@@ -7,12 +7,6 @@
 #include "core/xform.h"
 #include "io/gltf2_internal.h"
 
-static uint32_t root_count(const gltf2_ctx *c, const char *key)
-{
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(c->root, key);
-    return cJSON_IsArray(a) ? (uint32_t)cJSON_GetArraySize(a) : 0;
-}
-
 /* An array of node indices copied into the asset (children, scene nodes). */
 static vs_result node_list(gltf2_ctx *c, const cJSON *obj, const char *key,
                            const char *path, uint32_t *count,
@@ -30,17 +24,18 @@ static vs_result node_list(gltf2_ctx *c, const cJSON *obj, const char *key,
     if (!list) return c->error ? c->error->code : VS_ERROR_LIMIT;
     uint32_t i = 0;
     const cJSON *e;
+    marks_begin(c);
     cJSON_ArrayForEach(e, arr)
     {
         path_fmt(where, "%s.%s[%u]", path, key, i);
         if ((r = json_index_value(c, e, where, c->node_count, &list[i])) !=
             VS_OK)
             return r;
-        for (uint32_t k = 0; k < i; ++k)
-            if (list[k] == list[i])
-                return set_error(c->error, VS_ERROR_INVALID,
-                                 "%s: %s: node %u is listed twice", c->src,
-                                 where, list[i]);
+        /* Schema: uniqueItems. */
+        if (marks_test_set(c, list[i], 1))
+            return set_error(c->error, VS_ERROR_INVALID,
+                             "%s: %s: node %u is listed twice", c->src, where,
+                             list[i]);
         ++i;
     }
     *count = n;
@@ -98,10 +93,16 @@ static vs_result load_node(gltf2_ctx *c, const cJSON *obj, uint32_t i,
         (r = load_transform(c, obj, path, node)) != VS_OK ||
         (r = node_list(c, obj, "children", path, &node->child_count,
                        &node->children)) != VS_OK ||
-        (r = json_index(c, obj, "mesh", path, root_count(c, "meshes"), false,
+        (r = json_index(c, obj, "mesh", path, c->asset->mesh_count, false,
                         &node->mesh)) != VS_OK ||
-        (r = json_index(c, obj, "skin", path, root_count(c, "skins"), false,
+        (r = json_index(c, obj, "skin", path, c->skin_count, false,
                         &node->skin)) != VS_OK)
+        return r;
+    /* Cameras are not loaded, but a dangling reference still marks a
+     * broken file (validator UNRESOLVED_REFERENCE). */
+    int32_t camera;
+    if ((r = json_index(c, obj, "camera", path, c->camera_count,
+                        false, &camera)) != VS_OK)
         return r;
     if (node->skin >= 0 && node->mesh < 0)
         return set_error(c->error, VS_ERROR_INVALID,
@@ -133,7 +134,7 @@ vs_result gltf2_load_nodes(gltf2_ctx *c)
                          "%s: nodes: %u nodes exceed the limit of %u", c->src,
                          n, asset_limits(c->asset)->max_nodes);
     c->node_count = n;
-    if (n == 0) return VS_OK;
+    if ((r = marks_alloc(c)) != VS_OK || n == 0) return r;
     vs_node *nodes = asset_calloc(c->asset, n, sizeof *nodes, c->error,
                                   "nodes");
     if (!nodes) return c->error ? c->error->code : VS_ERROR_LIMIT;

@@ -1,7 +1,7 @@
 /* glTF 2.0 skins (§3.7.3): joints are node indices (unique), the inverse
  * bind matrices a MAT4 float accessor with one matrix per joint, identity
  * when absent; glTF 2.0 has no bind shape matrix, so it is identity. */
-#include <stdlib.h>
+#include <math.h>
 
 #include "core/asset_internal.h"
 #include "core/xform.h"
@@ -36,42 +36,58 @@ static vs_result skin(gltf2_ctx *c, const cJSON *obj, uint32_t i, vs_skin *s)
     uint32_t *joints = asset_calloc(c->asset, n, sizeof *joints, c->error,
                                     path);
     if (!joints) return c->error ? c->error->code : VS_ERROR_LIMIT;
-    /* Joint uniqueness: a node-indexed mark array keeps this linear. */
-    bool *seen = calloc(c->node_count ? c->node_count : 1, sizeof *seen);
-    if (!seen)
-        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
-                         "%s: %s: out of memory", c->src, path);
+    /* Joint uniqueness (schema uniqueItems), in linear time. */
+    marks_begin(c);
     cJSON_ArrayForEach(e, arr)
     {
         path_fmt(where, "%s.joints[%u]", path, k);
-        r = json_index_value(c, e, where, c->node_count, &joints[k]);
-        if (r == VS_OK && seen[joints[k]])
-            r = set_error(c->error, VS_ERROR_INVALID,
-                          "%s: %s: node %u is already a joint of this skin",
-                          c->src, where, joints[k]);
-        if (r != VS_OK) {
-            free(seen);
+        if ((r = json_index_value(c, e, where, c->node_count, &joints[k])) !=
+            VS_OK)
             return r;
-        }
-        seen[joints[k++]] = true;
+        if (marks_test_set(c, joints[k], 1))
+            return set_error(c->error, VS_ERROR_INVALID,
+                             "%s: %s: node %u is already a joint of this skin",
+                             c->src, where, joints[k]);
+        ++k;
     }
-    free(seen);
     s->joints = joints;
     s->joint_count = n;
     xform_identity(s->bind_shape_matrix);
     path_fmt(where, "%s.inverseBindMatrices", path);
+    gltf2_accessor_summary info = {0};
+    /* §3.7.3.1: one matrix per joint (the validator wants equality). The
+     * count is checked from the JSON first, so that a huge accessor is
+     * refused before it is decoded. */
+    if (ibm >= 0 && gltf2_accessor_info(c, ibm, &info) && info.count != n)
+        return set_error(c->error, VS_ERROR_INVALID,
+                         "%s: %s: accessor %d has %u elements but the skin "
+                         "has %u joints",
+                         c->src, where, ibm, info.count, n);
     if (ibm >= 0) {
         float *m;
         uint32_t count;
-        if ((r = gltf2_accessor_floats(c, ibm, where, &expect_ibm, &m, &count,
+        gltf2_expect e = expect_ibm;
+        e.count = n;
+        if ((r = gltf2_accessor_floats(c, ibm, where, &e, &m, &count,
                                        NULL)) != VS_OK)
             return r;
-        /* §3.7.3.1: one matrix per joint (the validator wants equality). */
-        if (count != n)
-            return set_error(c->error, VS_ERROR_INVALID,
-                             "%s: %s: accessor %d has %u elements but the "
-                             "skin has %u joints",
-                             c->src, where, ibm, count, n);
+        /* §3.7.3.1 / validator ACCESSOR_INVALID_IBM: an inverse bind
+         * matrix is affine; a projective last row would skew every skinned
+         * vertex. Exporters write 0 and 1, the tolerance forgives text
+         * rounded to a few digits. An accessor without data (all zeros, §3.6.2.3) is what
+         * the file says, and the validator leaves it alone too. */
+        bool has_data = info.has_source;
+        for (uint32_t j = 0; has_data && j < n; ++j) {
+            const float *mat = m + 16 * (size_t)j;
+            if (fabsf(mat[3]) > 1e-4f || fabsf(mat[7]) > 1e-4f ||
+                fabsf(mat[11]) > 1e-4f || fabsf(mat[15] - 1.0f) > 1e-4f)
+                return set_error(c->error, VS_ERROR_INVALID,
+                                 "%s: %s: accessor %d: matrix %u is not "
+                                 "affine (last row %g %g %g %g)",
+                                 c->src, where, ibm, j, (double)mat[3],
+                                 (double)mat[7], (double)mat[11],
+                                 (double)mat[15]);
+        }
         s->inverse_bind_matrices = m;
     } else {
         float *m = asset_calloc(c->asset, (size_t)n * 16, sizeof *m, c->error,

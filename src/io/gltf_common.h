@@ -40,7 +40,9 @@ vs_result gltf_load_uri(const char *source_name, const char *base_dir,
 
 /* Binary containers: GLB (glTF 2.0, version 2: JSON chunk + optional BIN
  * chunk) and KHR_binary_glTF (glTF 1.0, version 1: scene JSON + body).
- * Pointers refer into `data`. *version receives 1 or 2. */
+ * Pointers refer into `data`. *version receives 1 or 2. A version 2 GLB
+ * without a BIN chunk gives a non-NULL *bin with *bin_size 0; bytes after
+ * the header's length are ignored. */
 vs_result glb_parse(const uint8_t *data, size_t size, const char *source_name,
                     const char **json, size_t *json_size, const uint8_t **bin,
                     size_t *bin_size, uint32_t *version, vs_error *error);
@@ -64,7 +66,8 @@ size_t gltf_component_size(uint32_t component_type);
 /* Bytes one element occupies, with the MAT2/MAT3 column padding rules for
  * 1- and 2-byte components (glTF 2.0 §3.6.2.4). */
 size_t gltf_element_size(const gltf_accessor_desc *desc);
-/* Checks that count elements at stride fit in `available` bytes. */
+/* Checks that count elements at stride fit in `available` bytes (the last
+ * element without the padding after its last matrix column). */
 bool gltf_accessor_fits(const gltf_accessor_desc *desc);
 
 /* Decodes every element to floats (count * components), applying the

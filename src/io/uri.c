@@ -17,6 +17,9 @@ static int hex_value(char c)
     return -1;
 }
 
+/* RFC 2397: data:[<mediatype>][;<param>=<value>]*;base64,<data>. glTF
+ * embeds binary data base64-encoded; a header with an empty or malformed
+ * parameter is not a URI at all (validator INVALID_URI). */
 static vs_result load_data_uri(const char *src, const char *uri,
                                const char *path, uint64_t max_size,
                                gltf_bytes *out, vs_error *error)
@@ -25,8 +28,21 @@ static vs_result load_data_uri(const char *src, const char *uri,
     if (!comma)
         return set_error(error, VS_ERROR_INVALID,
                          "%s: %s: data URI has no ',' separator", src, path);
-    size_t head = (size_t)(comma - uri);
-    if (head < 7 || memcmp(comma - 7, ";base64", 7) != 0)
+    bool base64 = false;
+    const char *p = uri + 5 + strcspn(uri + 5, ";,");
+    while (p < comma) {
+        const char *param = p + 1;
+        size_t len = strcspn(param, ";,");
+        if (len == 6 && strncmp(param, "base64", 6) == 0 &&
+            param + len == comma)
+            base64 = true;
+        else if (len == 0 || !memchr(param, '=', len))
+            return set_error(error, VS_ERROR_INVALID,
+                             "%s: %s: malformed data URI parameter \"%.*s\"",
+                             src, path, (int)len, param);
+        p = param + len;
+    }
+    if (!base64)
         return set_error(error, VS_ERROR_UNSUPPORTED,
                          "%s: %s: only base64 data URIs are supported", src,
                          path);
