@@ -1,8 +1,9 @@
 # The two commands of the README:
 #   make demo   installs dependencies, builds, and runs the main job on the
 #               embedded SimpleSkin
-#   make test   installs dependencies, builds (normal + ASan/UBSan) and runs
-#               every test
+#   make test   installs dependencies (Debian packages, then the pinned
+#               glTF-Validator from npm), builds (normal + ASan/UBSan) and
+#               runs every test
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -32,6 +33,7 @@ demo: build
 	  "posed meshes in $(OUT)/simpleskin_t*.obj"
 
 test: build build-asan
+	bash scripts/install-node-deps.sh
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
