@@ -330,6 +330,12 @@ typedef enum vs_skin_flags {
     VS_SKIN_RAW_WEIGHTS = 1u << 0
 } vs_skin_flags;
 
+/* How influences are blended (see the DQS section at the end of this file). */
+typedef enum vs_skin_method {
+    VS_SKIN_LINEAR = 0,         /* linear blend skinning: sum_i w_i * J_i */
+    VS_SKIN_DUAL_QUATERNION = 1 /* dual-quaternion skinning with scale */
+} vs_skin_method;
+
 /* One skinning job, ozz-style: every buffer with its stride in bytes (0 means
  * tightly packed). Inputs are read-only; nothing allocates. Reentrant: jobs on
  * disjoint outputs may run on different threads at once.
@@ -356,6 +362,16 @@ typedef struct vs_skinning_job {
     uint32_t tangent_components; /* 3 or 4 (default 4) */
 
     uint32_t flags; /* vs_skin_flags */
+
+    /* VS_SKIN_LINEAR when zero-initialised. */
+    vs_skin_method method;
+    /* VS_SKIN_DUAL_QUATERNION only, optional: VS_DQ_JOINT_FLOATS floats per
+     * joint from vs_joint_dual_quaternions. When set, joint_matrices may be
+     * NULL. When NULL, the job converts joint_matrices itself (each joint
+     * once per run for up to VS_DQ_JOINT_CACHE joints, on the stack; per
+     * influence beyond that), so precompute it when one pose is skinned in
+     * many jobs. */
+    const float *joint_dual_quaternions;
 } vs_skinning_job;
 
 vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error);
@@ -388,6 +404,7 @@ typedef enum vs_skin_space {
 typedef struct vs_pose_mesh_options {
     uint32_t skin_flags; /* vs_skin_flags */
     vs_skin_space space; /* VS_SPACE_WORLD when zero-initialised */
+    vs_skin_method method; /* VS_SKIN_LINEAR when zero-initialised */
 } vs_pose_mesh_options;
 
 /* Morph targets (current weights), then skinning with world-space joint
@@ -403,6 +420,48 @@ void vs_posed_primitive_free(vs_posed_primitive *posed);
 /* Bounds of all posed mesh instances; returns false when there is no vertex. */
 bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
                     float out_min[3], float out_max[3]);
+
+/* ------------------------------------- dual-quaternion skinning (DQS) */
+/*
+ * Dual-quaternion skinning with scale (Kavan et al. 2008, "DQS with scale"):
+ * each joint matrix J = [M | t] (M its 3x3 part) is split into a rigid part,
+ * a unit dual quaternion (R, t), and a scale/shear matrix S = R^T * M applied
+ * before it, so J = [R | t] * S exactly. R is the rotation nearest to M
+ * (polar decomposition, found robustly as the dominant eigenvector of
+ * Bar-Itzhack's 4x4 matrix, so singular and zero-scale M work too).
+ * Rules:
+ *   - rigid joints (M^T M = I within 1e-5, det M > 0) get S = I exactly;
+ *   - mirroring joints (det M < 0) take R nearest to -M; S = R^T M then holds
+ *     the reflection (symmetric, negative determinant), so a joint alone
+ *     still gives exactly J;
+ *   - per vertex, with w_i the weights under the same rules as linear
+ *     skinning (divided by their sum unless VS_SKIN_RAW_WEIGHTS; a sum that
+ *     is not positive leaves the vertex as it is):
+ *       dq = sum_i w_i * s_i * dq_i, s_i = -1 when real(dq_i) . real(dq_p) < 0
+ *            (p: the vertex's first influence with a non-zero weight; this
+ *            takes the shortest path between q and -q, which are the same
+ *            rotation), then dq /= |real(dq)|;
+ *       S  = sum_i w_i * S_i (blended linearly);
+ *       A  = rotation(dq) * S,  position' = A * p + translation(dq),
+ *       normal' = normalize(inverse-transpose(A) * n),
+ *       tangent' = normalize(A * t.xyz), w copied.
+ *     A blended real part of length 0 (raw weights summing to 0) gives
+ *     R = I, t = 0, so the vertex collapses to S * p as linear skinning does.
+ */
+
+/* Floats per joint in vs_joint_dual_quaternions' output (and in the GPU
+ * upload): real xyzw, dual xyzw, then S as three columns xyz0. The layout
+ * is 5 vec4s, one RGBA32F texel each. */
+#define VS_DQ_JOINT_FLOATS 20
+/* Joints a job without joint_dual_quaternions converts once per run. */
+#define VS_DQ_JOINT_CACHE 128
+
+/* Converts count column-major joint matrices (16 floats each) to the layout
+ * above (out: VS_DQ_JOINT_FLOATS * count floats). Every joint is written;
+ * VS_ERROR_INVALID names the first joint with a non-finite element (its
+ * output is then NaN). Cost: a 4x4 Jacobi eigen solve per joint. */
+vs_result vs_joint_dual_quaternions(const float *joint_matrices, uint32_t count,
+                                    float *out, vs_error *error);
 
 #ifdef __cplusplus
 }

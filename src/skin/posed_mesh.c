@@ -90,7 +90,7 @@ static void transform_rigid(const float world[16], const source *src,
  * relative to the skeleton root instead (COLLADA object-space skinning). */
 static vs_result skin_primitive(const vs_pose *pose, const vs_node *node,
                                 const vs_primitive *prim, uint32_t flags,
-                                vs_skin_space space,
+                                vs_skin_space space, vs_skin_method method,
                                 const source *src, vs_posed_primitive *out,
                                 vs_error *error)
 {
@@ -124,6 +124,7 @@ static vs_result skin_primitive(const vs_pose *pose, const vs_node *node,
             .out_tangents = out->tangents,
             .tangent_components = 4,
             .flags = flags,
+            .method = method,
         };
         vs_error inner = {0};
         r = vs_skinning_job_run(&job, &inner);
@@ -193,7 +194,9 @@ vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
     if (n->skin >= 0 && prim->influence_count > 0) {
         uint32_t flags = options ? options->skin_flags : 0;
         vs_skin_space space = options ? options->space : VS_SPACE_WORLD;
-        r = skin_primitive(pose, n, prim, flags, space, &src, out, error);
+        vs_skin_method method = options ? options->method : VS_SKIN_LINEAR;
+        r = skin_primitive(pose, n, prim, flags, space, method, &src, out,
+                           error);
     } else {
         const float *world = vs_pose_world(pose, node);
         if (world)

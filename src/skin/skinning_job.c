@@ -6,10 +6,12 @@
  * element type's bytes is never assumed: any byte stride works, including
  * interleaved layouts whose stride is not a multiple of 4. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "skin/dqs_reference.h"
 #include "skin/vertex_transform.h"
 #include "vskin/vskin.h"
 
@@ -72,7 +74,17 @@ vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skinning job: tangent_components: %u is not 3 or 4",
                          job->tangent_components);
-    if ((r = require(job->joint_matrices, "joint_matrices", error)) ||
+    if (job->method != VS_SKIN_LINEAR &&
+        job->method != VS_SKIN_DUAL_QUATERNION)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skinning job: method: %d is not VS_SKIN_LINEAR or "
+                         "VS_SKIN_DUAL_QUATERNION",
+                         (int)job->method);
+    /* DQS reads only the dual quaternions when the caller gives them. */
+    const bool dq_given = job->method == VS_SKIN_DUAL_QUATERNION &&
+                          job->joint_dual_quaternions;
+    if ((!dq_given &&
+         (r = require(job->joint_matrices, "joint_matrices", error))) ||
         (r = require(job->joints, "joints", error)) ||
         (r = require(job->weights, "weights", error)) ||
         (r = require(job->in_positions, "in_positions", error)) ||
@@ -125,15 +137,16 @@ static stream make_stream(const float *in, size_t in_stride, float *out,
     return s;
 }
 
-/* skinMat = sum_i w_i * J[joint_i]. Every joint index is checked before the
+/* skinMat = sum_i w_i * J[joint_i] (linear), or the DQS blend of the same
+ * weights when dj is set (dqs_reference.c). Every joint index is checked before the
  * vertex is written, so an out-of-range index stops the job with vertices
  * [0, v) written and nothing after. Default weights rule (as three.js and
  * Babylon.js): w_i / sum(w); a sum that is not a positive finite number means
  * "not skinned" and gives the identity (the vertex keeps its input). With
  * VS_SKIN_RAW_WEIGHTS the stored weights are used as they are, so a zero sum
  * gives the zero matrix and the vertex collapses to the origin. */
-static vs_result blend_vertex(const vs_skinning_job *job, size_t v,
-                              const unsigned char *joints,
+static vs_result blend_vertex(const vs_skinning_job *job, dq_joints *dj,
+                              size_t v, const unsigned char *joints,
                               const unsigned char *weights, vertex_xform *x,
                               vs_error *error)
 {
@@ -157,6 +170,11 @@ static vs_result blend_vertex(const vs_skinning_job *job, size_t v,
             return VS_OK;
         }
         divisor = sum;
+    }
+    if (dj) {
+        dqs_blend_vertex(dj, job->influence_count, joints, weights, divisor,
+                         x);
+        return VS_OK;
     }
     vertex_xform_zero(x);
     for (uint32_t i = 0; i < job->influence_count; ++i) {
@@ -199,9 +217,16 @@ vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error)
                              job->out_tangents, job->out_tangents_stride,
                              tc * sizeof(float));
 
+    /* About 10 KB of stack for DQS: the per-run joint conversion cache. */
+    dq_joints dq_storage, *dj = NULL;
+    if (job->method == VS_SKIN_DUAL_QUATERNION) {
+        dq_joints_init(&dq_storage, job);
+        dj = &dq_storage;
+    }
+
     for (size_t v = 0; v < job->vertex_count; ++v) {
         vertex_xform x;
-        r = blend_vertex(job, v, joints + v * joints_step,
+        r = blend_vertex(job, dj, v, joints + v * joints_step,
                          weights + v * weights_step, &x, error);
         if (r != VS_OK) return r;
 
