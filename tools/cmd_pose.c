@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_method.h"
 #include "commands.h"
 #include "pose_output.h"
 
@@ -13,7 +14,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: vskin pose [FILE] [--anim N|NAME] [--time T[,T...]] "
             "[--loop]\n                  [--raw-weights] [--space world|skeleton] "
-            "[--joints] [-o OUT]\n\n"
+            "[--joints] [-o OUT]\n"
+            "                  [--method linear|dq]\n\n"
             "Samples a clip, updates the world matrices and skins every mesh "
             "instance\n(in node-index order). Without -o, prints per time and "
             "instance the vertex\ncount and posed bounds.\n\n"
@@ -31,6 +33,9 @@ static void usage(FILE *out)
             "  --space S       world (default) or skeleton: skinned results "
             "relative to\n                  the skin's skeleton root "
             "(COLLADA <skeleton>, glTF skin.skeleton)\n"
+            "  --method M      linear (default: linear blend skinning) or dq "
+            "(dual-\n                  quaternion skinning with scale, "
+            "docs/skinning.md)\n"
             "  --joints        also write joint world positions and joint "
             "matrices\n                  (into OUT.json, or OUT_joints.json "
             "beside .obj/.ply)\n"
@@ -44,6 +49,7 @@ typedef struct pose_args {
     const char *out;
     bool joints;
     vs_skin_space space;
+    vs_skin_method method;
 } pose_args;
 
 /* Returns -1 to go on, else the exit status. */
@@ -67,6 +73,14 @@ static int parse(int argc, char **argv, pose_args *args)
                 args->space = VS_SPACE_SKELETON;
             } else {
                 cli_error("pose", "--space needs 'world' or 'skeleton'");
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(arg, "--method") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : NULL;
+            if (!cli_parse_method(v, &args->method)) {
+                cli_error("pose", "--method needs 'linear' or 'dq'");
                 return 2;
             }
             continue;
@@ -116,6 +130,7 @@ static int run(const pose_args *args)
     if (cli_select_clip("pose", asset, &args->common, &clip) &&
         pose_session_init(&session, asset, args->joints)) {
         session.space = args->space;
+        session.method = args->method;
         status = 0;
         for (size_t t = 0; t < time_count && status == 0; ++t)
             status = pose_session_emit(&session, clip, times[t], &args->common,

@@ -39,6 +39,7 @@ typedef struct pose_session {
     char *names; /* NAME_SIZE bytes per instance, then per joint */
     bool joints;
     vs_skin_space space; /* --space */
+    vs_skin_method method; /* --method */
     posed_skin *skins;
     posed_joint *joint_data;
     float *matrices;

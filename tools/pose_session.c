@@ -109,7 +109,8 @@ static bool pose_at(pose_session *s, int32_t clip, float time,
     vs_pose_update_world(s->pose);
     vs_pose_mesh_options mesh_options = {
         .skin_flags = opts->raw_weights ? VS_SKIN_RAW_WEIGHTS : 0u,
-        .space = s->space};
+        .space = s->space,
+        .method = s->method};
     vs_posed_primitive *posed = s->posed;
     for (uint32_t i = 0; i < s->asset->instance_count; ++i)
         for (uint32_t p = 0; p < s->objects[i].primitive_count; ++p, ++posed)
