@@ -68,6 +68,10 @@ typedef struct vs_render_desc {
     bool has_background; /* false: opaque white */
     float background[4]; /* RGBA in 0..1 */
     uint32_t skin_flags; /* vs_skin_flags, as the CPU path */
+    /* VS_SKIN_LINEAR (zero) or VS_SKIN_DUAL_QUATERNION: the vertex shader
+     * blends the joints' dual quaternions and scale/shear matrices with the
+     * CPU job's rules (vskin.h, DQS section); also used for the framing. */
+    vs_skin_method method;
 } vs_render_desc;
 
 /* Opens EGL + OpenGL ES 3.0 and uploads the asset's meshes. Fails with
@@ -98,6 +102,18 @@ vs_result vs_renderer_capture_skinned_positions(
     vs_renderer *renderer, const vs_pose *pose, uint32_t node,
     uint32_t primitive, vs_upload_path upload, uint32_t skin_flags,
     float *out_positions, float *out_normals, vs_error *error);
+
+/* ------------------------------------ dual-quaternion skinning on the GPU */
+
+/* As vs_renderer_capture_skinned_positions, skinned with `method`. For
+ * VS_SKIN_DUAL_QUATERNION the joint data is 5 vec4 per joint (real, dual,
+ * scale/shear columns: VS_DQ_JOINT_FLOATS), so VS_UPLOAD_AUTO takes the
+ * texture when 5 * joints + headroom exceed the vertex uniform vectors. */
+vs_result vs_renderer_capture_skinned_method(
+    vs_renderer *renderer, const vs_pose *pose, uint32_t node,
+    uint32_t primitive, vs_upload_path upload, uint32_t skin_flags,
+    vs_skin_method method, float *out_positions, float *out_normals,
+    vs_error *error);
 
 /* ------------------------------------------------------------- cameras */
 

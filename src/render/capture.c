@@ -10,6 +10,7 @@
 
 static vs_result run_capture(vs_renderer *r, gpu_primitive *gp,
                              const vs_pose *pose, vs_upload_path path,
+                             vs_skin_method method,
                              uint32_t skin_flags, float *positions,
                              float *normals, vs_error *error)
 {
@@ -18,7 +19,7 @@ static vs_result run_capture(vs_renderer *r, gpu_primitive *gp,
      * (GLES 3.0 §4.4.4); the surfaceless context has none of its own. */
     vs_result res = renderer_framebuffer(r, r->fbo ? r->fb_width : 1,
                                          r->fbo ? r->fb_height : 1, error);
-    if (res == VS_OK) res = renderer_program(r, path, &sp, error);
+    if (res == VS_OK) res = renderer_program(r, path, method, &sp, error);
     if (res != VS_OK) return res;
     glUseProgram(sp->program);
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0,
@@ -27,7 +28,8 @@ static vs_result run_capture(vs_renderer *r, gpu_primitive *gp,
     glUniform1i(sp->u_raw_weights, (skin_flags & VS_SKIN_RAW_WEIGHTS) != 0);
     res = gpu_primitive_update_morphs(gp, pose, error);
     if (res == VS_OK)
-        res = renderer_upload_joints(r, sp, path, pose, gp->node, error);
+        res = renderer_upload_joints(r, sp, path, method, pose, gp->node,
+                                     error);
     if (res != VS_OK) return res;
     uint32_t n = gp->prim->vertex_count;
     if (n == 0) return VS_OK;
@@ -72,11 +74,27 @@ vs_result vs_renderer_capture_skinned_positions(
     vs_upload_path upload, uint32_t skin_flags, float *out_positions,
     float *out_normals, vs_error *error)
 {
+    return vs_renderer_capture_skinned_method(r, pose, node, primitive, upload,
+                                              skin_flags, VS_SKIN_LINEAR,
+                                              out_positions, out_normals,
+                                              error);
+}
+
+vs_result vs_renderer_capture_skinned_method(
+    vs_renderer *r, const vs_pose *pose, uint32_t node, uint32_t primitive,
+    vs_upload_path upload, uint32_t skin_flags, vs_skin_method method,
+    float *out_positions, float *out_normals, vs_error *error)
+{
     if (!r || !pose || !out_positions || vs_pose_asset(pose) != r->asset)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "vs_renderer_capture_skinned_positions: renderer, "
                          "pose (of the renderer's asset) and out_positions "
                          "are required");
+    if ((unsigned)method > VS_SKIN_DUAL_QUATERNION)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_renderer_capture_skinned_method: unknown "
+                         "skinning method %d",
+                         (int)method);
     gpu_primitive *gp = NULL;
     for (uint32_t i = 0; i < r->prim_count && !gp; ++i)
         if (r->prims[i].node == node && r->prims[i].primitive == primitive)
@@ -87,6 +105,6 @@ vs_result vs_renderer_capture_skinned_positions(
                          r->asset->source_name, node, primitive);
     vs_result res = egl_context_make_current(&r->egl, error);
     if (res != VS_OK) return res;
-    return run_capture(r, gp, pose, vs_renderer_resolve_upload(r, upload),
-                       skin_flags, out_positions, out_normals, error);
+    return run_capture(r, gp, pose, renderer_resolve_upload(r, upload, method),
+                       method, skin_flags, out_positions, out_normals, error);
 }

@@ -118,7 +118,8 @@ static vs_result draw_meshes(vs_renderer *r, const vs_pose *pose,
         gpu_primitive *gp = &r->prims[i];
         vs_result res = gpu_primitive_update_morphs(gp, pose, error);
         if (res == VS_OK)
-            res = renderer_upload_joints(r, sp, path, pose, gp->node, error);
+            res = renderer_upload_joints(r, sp, path, d->method, pose,
+                                         gp->node, error);
         if (res != VS_OK) return res;
         gpu_primitive_bind(gp);
         float color[4];
@@ -173,15 +174,17 @@ vs_result vs_render_pose(vs_renderer *r, const vs_pose *pose,
                          "asset) and rgba_out are required");
     vs_render_desc d = resolve_desc(desc);
     if ((unsigned)d.view > VS_VIEW_NORMALS ||
-        (unsigned)d.upload > VS_UPLOAD_TEXTURE)
+        (unsigned)d.upload > VS_UPLOAD_TEXTURE ||
+        (unsigned)d.method > VS_SKIN_DUAL_QUATERNION)
         return set_error(error, VS_ERROR_ARGUMENT,
-                         "vs_render_pose: unknown view %d or upload path %d",
-                         (int)d.view, (int)d.upload);
+                         "vs_render_pose: unknown view %d, upload path %d or "
+                         "skinning method %d",
+                         (int)d.view, (int)d.upload, (int)d.method);
     vs_result res = egl_context_make_current(&r->egl, error);
     if (res == VS_OK) res = renderer_framebuffer(r, d.width, d.height, error);
-    vs_upload_path path = vs_renderer_resolve_upload(r, d.upload);
+    vs_upload_path path = renderer_resolve_upload(r, d.upload, d.method);
     skin_program *sp = NULL;
-    if (res == VS_OK) res = renderer_program(r, path, &sp, error);
+    if (res == VS_OK) res = renderer_program(r, path, d.method, &sp, error);
     if (res != VS_OK) return res;
 
     float aspect = (float)d.width / (float)d.height;
@@ -190,7 +193,8 @@ vs_result vs_render_pose(vs_renderer *r, const vs_pose *pose,
         cam = *d.camera;
     } else {
         float lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
-        vs_pose_mesh_options opts = {.skin_flags = d.skin_flags};
+        vs_pose_mesh_options opts = {.skin_flags = d.skin_flags,
+                                     .method = d.method};
         vs_pose_bounds(pose, &opts, lo, hi);
         vs_camera_frame_bounds(lo, hi, r->asset->up_axis, aspect,
                                d.orthographic, &cam);

@@ -17,8 +17,11 @@
 typedef struct skin_program {
     GLuint program; /* 0 until first used */
     GLint u_view_proj, u_raw_weights, u_debug, u_mode, u_color, u_light_dir;
-    GLint u_joint_mat, u_joint_tex;
+    GLint u_joint_mat, u_joint_tex, u_joint_dq;
 } skin_program;
+
+/* programs[] index: upload path (uniforms 0, texture 1) + 2 * DQS. */
+#define SKIN_PROGRAM_COUNT 4
 
 struct vs_renderer {
     const vs_asset *asset;
@@ -29,8 +32,10 @@ struct vs_renderer {
     uint32_t prim_count;
     uint32_t max_joints;  /* over all skins, at least 1 (rigid meshes) */
     bool uniforms_fit;    /* 4 * max_joints + headroom fit the vertex stage */
+    bool uniforms_fit_dq; /* 5 * max_joints + headroom (DQS) */
     float *joint_scratch; /* 16 * max_joints */
-    skin_program programs[2]; /* [0] uniform array, [1] joint texture */
+    float *dq_scratch;    /* VS_DQ_JOINT_FLOATS * max_joints */
+    skin_program programs[SKIN_PROGRAM_COUNT];
     joint_texture joint_tex;
 
     bool *is_joint; /* per node: a joint of some skin (skeleton overlay) */
@@ -42,16 +47,25 @@ struct vs_renderer {
     uint32_t fb_width, fb_height;
 };
 
-/* The program for a resolved upload path (uniforms or texture), built on
- * first use. */
+/* `requested` resolved for a skinning method: AUTO takes the uniform array
+ * when that method's joint data fits it (4 vectors per joint for matrices,
+ * 5 for dual quaternions), else the texture. */
+vs_upload_path renderer_resolve_upload(const vs_renderer *r,
+                                       vs_upload_path requested,
+                                       vs_skin_method method);
+/* The program for a resolved upload path (uniforms or texture) and skinning
+ * method, built on first use. */
 vs_result renderer_program(vs_renderer *r, vs_upload_path path,
-                           skin_program **out, vs_error *error);
-/* Joint matrices for one mesh instance: world-space joint matrices of its
- * skin (glTF 2.0 §3.7.3.3), or its world matrix as joint 0 when rigid;
- * uploaded to the program's uniform array or to the joint texture. */
+                           vs_skin_method method, skin_program **out,
+                           vs_error *error);
+/* Joint data for one mesh instance: world-space joint matrices of its skin
+ * (glTF 2.0 §3.7.3.3), or its world matrix as joint 0 when rigid; converted
+ * to dual quaternions + scale/shear for DQS; uploaded to the program's
+ * uniform array or to the joint texture. */
 vs_result renderer_upload_joints(vs_renderer *r, const skin_program *sp,
-                                 vs_upload_path path, const vs_pose *pose,
-                                 uint32_t node, vs_error *error);
+                                 vs_upload_path path, vs_skin_method method,
+                                 const vs_pose *pose, uint32_t node,
+                                 vs_error *error);
 /* Lines from each joint to its parent joint and a point per joint. */
 void renderer_draw_skeleton(vs_renderer *r, const vs_pose *pose,
                             const float view_proj[16]);

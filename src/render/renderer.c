@@ -8,6 +8,7 @@
 #include "render/gl_program.h"
 #include "render/render_internal.h"
 #include "render/shaders.h"
+#include "skin/dual_quat.h"
 
 static vs_result upload_meshes(vs_renderer *r, vs_error *error)
 {
@@ -51,8 +52,12 @@ vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
         if (asset->skins[s].joint_count > r->max_joints)
             r->max_joints = asset->skins[s].joint_count;
     r->joint_scratch = malloc((size_t)r->max_joints * 16 * sizeof(float));
-    if (!r->joint_scratch) {
+    r->dq_scratch =
+        malloc((size_t)r->max_joints * VS_DQ_JOINT_FLOATS * sizeof(float));
+    if (!r->joint_scratch || !r->dq_scratch) {
         uint32_t joints = r->max_joints;
+        free(r->joint_scratch);
+        free(r->dq_scratch);
         free(r);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "vs_renderer_create: out of memory for %u joints",
@@ -61,6 +66,7 @@ vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
     vs_result res = egl_context_open(&r->egl, error);
     if (res != VS_OK) {
         free(r->joint_scratch);
+        free(r->dq_scratch);
         free(r);
         return res;
     }
@@ -70,6 +76,9 @@ vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
     glGetIntegerv(GL_MAX_VERTEX_UNIFORM_VECTORS, &vectors);
     r->uniforms_fit = (uint64_t)r->max_joints * 4 + UNIFORM_HEADROOM_VECTORS <=
                       (uint64_t)(vectors > 0 ? vectors : 0);
+    r->uniforms_fit_dq = (uint64_t)r->max_joints * 5 +
+                             UNIFORM_HEADROOM_VECTORS <=
+                         (uint64_t)(vectors > 0 ? vectors : 0);
     res = upload_meshes(r, error);
     if (res == VS_OK) res = renderer_overlay_init(r, error);
     if (res != VS_OK) {
@@ -89,7 +98,7 @@ void vs_renderer_destroy(vs_renderer *r)
         egl_context_make_current(&r->egl, NULL) == VS_OK) {
         for (uint32_t i = 0; i < r->prim_count; ++i)
             gpu_primitive_free(&r->prims[i]);
-        for (int i = 0; i < 2; ++i)
+        for (int i = 0; i < SKIN_PROGRAM_COUNT; ++i)
             if (r->programs[i].program) glDeleteProgram(r->programs[i].program);
         joint_texture_free(&r->joint_tex);
         if (r->overlay_program) glDeleteProgram(r->overlay_program);
@@ -108,6 +117,7 @@ void vs_renderer_destroy(vs_renderer *r)
     egl_context_close(&r->egl);
     free(r->prims);
     free(r->joint_scratch);
+    free(r->dq_scratch);
     free(r->is_joint);
     free(r->overlay_scratch);
     free(r);
@@ -118,24 +128,36 @@ const char *vs_renderer_gl_renderer(const vs_renderer *r)
     return r ? r->gl_renderer : "";
 }
 
-vs_upload_path vs_renderer_resolve_upload(const vs_renderer *r,
-                                          vs_upload_path requested)
+vs_upload_path renderer_resolve_upload(const vs_renderer *r,
+                                       vs_upload_path requested,
+                                       vs_skin_method method)
 {
     if (requested == VS_UPLOAD_UNIFORMS || requested == VS_UPLOAD_TEXTURE)
         return requested;
-    return r && r->uniforms_fit ? VS_UPLOAD_UNIFORMS : VS_UPLOAD_TEXTURE;
+    bool fit = method == VS_SKIN_DUAL_QUATERNION ? r && r->uniforms_fit_dq
+                                                 : r && r->uniforms_fit;
+    return fit ? VS_UPLOAD_UNIFORMS : VS_UPLOAD_TEXTURE;
+}
+
+vs_upload_path vs_renderer_resolve_upload(const vs_renderer *r,
+                                          vs_upload_path requested)
+{
+    return renderer_resolve_upload(r, requested, VS_SKIN_LINEAR);
 }
 
 vs_result renderer_program(vs_renderer *r, vs_upload_path path,
-                           skin_program **out, vs_error *error)
+                           vs_skin_method method, skin_program **out,
+                           vs_error *error)
 {
     bool texture = path == VS_UPLOAD_TEXTURE;
-    if (!texture && !r->uniforms_fit)
+    bool dq = method == VS_SKIN_DUAL_QUATERNION;
+    if (!texture && !(dq ? r->uniforms_fit_dq : r->uniforms_fit))
         return set_error(error, VS_ERROR_LIMIT,
                          "%s: %u joints do not fit the vertex uniforms of "
-                         "this GPU; use the texture upload path",
-                         r->asset->source_name, r->max_joints);
-    skin_program *sp = &r->programs[texture ? 1 : 0];
+                         "this GPU%s; use the texture upload path",
+                         r->asset->source_name, r->max_joints,
+                         dq ? " as dual quaternions (5 vectors each)" : "");
+    skin_program *sp = &r->programs[(texture ? 1 : 0) + (dq ? 2 : 0)];
     *out = sp;
     if (sp->program) return VS_OK;
     if (texture && !r->joint_tex.texture) {
@@ -143,16 +165,20 @@ vs_result renderer_program(vs_renderer *r, vs_upload_path path,
             joint_texture_create(&r->joint_tex, r->max_joints, error);
         if (res != VS_OK) return res;
     }
-    char prelude[96];
+    char prelude[128];
+    const char *dq_define = dq ? "#define DUAL_QUATERNION 1\n" : "";
     if (texture)
         snprintf(prelude, sizeof prelude,
-                 "#version 300 es\n#define JOINTS_IN_TEXTURE 1\n");
+                 "#version 300 es\n%s#define JOINTS_IN_TEXTURE 1\n",
+                 dq_define);
     else
         snprintf(prelude, sizeof prelude,
-                 "#version 300 es\n#define MAX_JOINTS %u\n", r->max_joints);
-    const char *sources[2] = {prelude, skin_vertex_shader};
+                 "#version 300 es\n%s#define MAX_JOINTS %u\n", dq_define,
+                 r->max_joints);
+    const char *sources[4] = {prelude, skin_vertex_shader, skin_vertex_blend,
+                              skin_vertex_main};
     sp->program =
-        gl_program_build(sources, 2, skin_fragment_shader, capture_varyings,
+        gl_program_build(sources, 4, skin_fragment_shader, capture_varyings,
                          CAPTURE_VARYING_COUNT, error);
     if (!sp->program) return error ? error->code : VS_ERROR_RENDER;
     GLuint p = sp->program;
@@ -164,14 +190,16 @@ vs_result renderer_program(vs_renderer *r, vs_upload_path path,
     sp->u_light_dir = glGetUniformLocation(p, "u_lightDir");
     sp->u_joint_mat = glGetUniformLocation(p, "u_jointMat");
     sp->u_joint_tex = glGetUniformLocation(p, "u_jointTex");
+    sp->u_joint_dq = glGetUniformLocation(p, "u_jointDq");
     glUseProgram(p);
     if (sp->u_joint_tex >= 0) glUniform1i(sp->u_joint_tex, 0);
     return gl_check("building the skinning program", error);
 }
 
 vs_result renderer_upload_joints(vs_renderer *r, const skin_program *sp,
-                                 vs_upload_path path, const vs_pose *pose,
-                                 uint32_t node, vs_error *error)
+                                 vs_upload_path path, vs_skin_method method,
+                                 const vs_pose *pose, uint32_t node,
+                                 vs_error *error)
 {
     const vs_node *n = &r->asset->nodes[node];
     uint32_t count = 1;
@@ -187,8 +215,21 @@ vs_result renderer_upload_joints(vs_renderer *r, const skin_program *sp,
     } else {
         memcpy(r->joint_scratch, vs_pose_world(pose, node), 16 * sizeof(float));
     }
+    if (method == VS_SKIN_DUAL_QUATERNION) {
+        /* The CPU job's own conversion (no error for non-finite matrices:
+         * they reach the shader as NaN, as matrices would). */
+        for (uint32_t j = 0; j < count; ++j)
+            dual_quat_from_matrix(r->joint_scratch + (size_t)j * 16,
+                                  r->dq_scratch +
+                                      (size_t)j * VS_DQ_JOINT_FLOATS);
+        if (path == VS_UPLOAD_TEXTURE)
+            joint_texture_upload(&r->joint_tex, r->dq_scratch, 5, count);
+        else
+            glUniform4fv(sp->u_joint_dq, (GLsizei)(count * 5), r->dq_scratch);
+        return VS_OK;
+    }
     if (path == VS_UPLOAD_TEXTURE)
-        joint_texture_upload(&r->joint_tex, r->joint_scratch, count);
+        joint_texture_upload(&r->joint_tex, r->joint_scratch, 4, count);
     else
         glUniformMatrix4fv(sp->u_joint_mat, (GLsizei)count, GL_FALSE,
                            r->joint_scratch);

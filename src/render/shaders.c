@@ -10,11 +10,25 @@ const char *const capture_varyings[CAPTURE_VARYING_COUNT] = {"v_position",
  * gives the identity. Normals use sign(det) * cofactor(mat3(skinMat)), which
  * is the inverse-transpose up to a positive factor (exact for non-uniform
  * scale, no division by a small determinant), then normalize; a zero vector
- * stays zero like the CPU path. v_debug holds the weights/joints colours. */
+ * stays zero like the CPU path. v_debug holds the weights/joints colours.
+ * With DUAL_QUATERNION defined, blendJoints is dual-quaternion skinning with
+ * scale instead (vskin.h, DQS section), giving the same kind of affine
+ * matrix, so everything after it is shared. */
 const char skin_vertex_shader[] =
     "precision highp float;\n"
     "precision highp int;\n"
+    "#ifdef DUAL_QUATERNION\n"
+    /* Per joint 5 vec4: real, dual, S columns (VS_DQ_JOINT_FLOATS). */
     "#ifdef JOINTS_IN_TEXTURE\n"
+    "uniform highp sampler2D u_jointTex;\n"
+    "vec4 jointVec(uint j, int k) {\n"
+    "    return texelFetch(u_jointTex, ivec2(k, int(j)), 0);\n"
+    "}\n"
+    "#else\n"
+    "uniform vec4 u_jointDq[MAX_JOINTS * 5];\n"
+    "vec4 jointVec(uint j, int k) { return u_jointDq[int(j) * 5 + k]; }\n"
+    "#endif\n"
+    "#elif defined(JOINTS_IN_TEXTURE)\n"
     "uniform highp sampler2D u_jointTex;\n"
     /* One matrix per row, one column per texel: row j = joint j. */
     "mat4 jointMat(uint j) {\n"
@@ -47,21 +61,78 @@ const char skin_vertex_shader[] =
     " - 3.0) - 1.0, 0.0, 1.0);\n"
     "    return 0.95 * mix(vec3(1.0), k, 0.7);\n"
     "}\n"
+    ;
+
+/* The joint blend: dual quaternions or matrices (split from the rest only
+ * to keep each string under C's portable 4095-character limit). */
+const char skin_vertex_blend[] =
+    "#ifdef DUAL_QUATERNION\n"
+    /* Influences in order (set 0, then set 1) so the pivot, the first one
+     * with a non-zero weight, is the CPU job's. */
+    "float weightAt(int i) { return i < 4 ? a_weight0[i] : a_weight1[i - 4]; "
+    "}\n"
+    "uint jointAt(int i) { return i < 4 ? a_joint0[i] : a_joint1[i - 4]; }\n"
+    /* DQS with scale, as dqs_reference.c: sign toward the pivot, blend,
+     * normalise by |real|; S blended linearly; A = rotation * S. */
+    "mat4 blendJoints(float scale) {\n"
+    "    vec4 real = vec4(0.0), dual = vec4(0.0), pivot = vec4(0.0);\n"
+    "    mat3 s = mat3(0.0);\n"
+    "    bool havePivot = false;\n"
+    "    for (int i = 0; i < 8; ++i) {\n"
+    "        float w = weightAt(i);\n"
+    "        if (w == 0.0) continue;\n"
+    "        w *= scale;\n"
+    "        uint j = jointAt(i);\n"
+    "        vec4 r = jointVec(j, 0);\n"
+    "        if (!havePivot) { pivot = r; havePivot = true; }\n"
+    "        float sw = dot(r, pivot) < 0.0 ? -w : w;\n"
+    "        real += sw * r;\n"
+    "        dual += sw * jointVec(j, 1);\n"
+    "        s += w * mat3(jointVec(j, 2).xyz, jointVec(j, 3).xyz,\n"
+    "                      jointVec(j, 4).xyz);\n"
+    "    }\n"
+    "    float len = length(real);\n"
+    "    if (len == 0.0) return mat4(s);\n"
+    "    real /= len;\n"
+    "    dual /= len;\n"
+    "    vec3 q = real.xyz;\n"
+    "    float qw = real.w;\n"
+    "    mat3 rot = mat3(\n"
+    "        1.0 - 2.0 * (q.y * q.y + q.z * q.z), 2.0 * (q.x * q.y + q.z * qw),"
+    "\n"
+    "        2.0 * (q.x * q.z - q.y * qw),\n"
+    "        2.0 * (q.x * q.y - q.z * qw), 1.0 - 2.0 * (q.x * q.x + q.z * q.z),"
+    "\n"
+    "        2.0 * (q.y * q.z + q.x * qw),\n"
+    "        2.0 * (q.x * q.z + q.y * qw), 2.0 * (q.y * q.z - q.x * qw),\n"
+    "        1.0 - 2.0 * (q.x * q.x + q.y * q.y));\n"
+    "    vec3 t = 2.0 * (qw * dual.xyz - dual.w * q + cross(q, dual.xyz));\n"
+    "    mat3 a = rot * s;\n"
+    "    return mat4(vec4(a[0], 0.0), vec4(a[1], 0.0), vec4(a[2], 0.0),\n"
+    "                vec4(t, 1.0));\n"
+    "}\n"
+    "#else\n"
+    "mat4 blendJoints(float scale) {\n"
+    "    mat4 skin = mat4(0.0);\n"
+    "    for (int i = 0; i < 4; ++i) {\n"
+    /* A zero weight adds nothing, even from an unused joint slot. */
+    "        if (a_weight0[i] != 0.0)\n"
+    "            skin += (a_weight0[i] * scale) * jointMat(a_joint0[i]);\n"
+    "        if (a_weight1[i] != 0.0)\n"
+    "            skin += (a_weight1[i] * scale) * jointMat(a_joint1[i]);\n"
+    "    }\n"
+    "    return skin;\n"
+    "}\n"
+    "#endif\n";
+
+const char skin_vertex_main[] =
     "void main() {\n"
     "    float sum = dot(a_weight0, vec4(1.0)) + dot(a_weight1, vec4(1.0));\n"
     "    float scale = 1.0;\n"
-    "    mat4 skin = mat4(0.0);\n"
-    "    if (!u_rawWeights && !(sum > 0.0)) {\n"
-    "        skin = mat4(1.0);\n"
-    "    } else {\n"
+    "    mat4 skin = mat4(1.0);\n"
+    "    if (u_rawWeights || sum > 0.0) {\n"
     "        if (!u_rawWeights) scale = 1.0 / sum;\n"
-    "        for (int i = 0; i < 4; ++i) {\n"
-    /* A zero weight adds nothing, even from an unused joint slot. */
-    "            if (a_weight0[i] != 0.0)\n"
-    "                skin += (a_weight0[i] * scale) * jointMat(a_joint0[i]);\n"
-    "            if (a_weight1[i] != 0.0)\n"
-    "                skin += (a_weight1[i] * scale) * jointMat(a_joint1[i]);\n"
-    "        }\n"
+    "        skin = blendJoints(scale);\n"
     "    }\n"
     "    vec4 world = skin * vec4(a_position, 1.0);\n"
     "    mat3 m = mat3(skin);\n"

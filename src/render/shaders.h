@@ -27,7 +27,10 @@ enum {
 #define CAPTURE_VARYING_COUNT 2
 extern const char *const capture_varyings[CAPTURE_VARYING_COUNT];
 
+/* The skinning vertex shader is prelude + these three, in this order. */
 extern const char skin_vertex_shader[];
+extern const char skin_vertex_blend[];
+extern const char skin_vertex_main[];
 extern const char skin_fragment_shader[];
 extern const char overlay_vertex_shader[];
 extern const char overlay_fragment_shader[];
