@@ -1,7 +1,9 @@
 /* vskin render: one PNG at a time T, or an animated, looping GIF of a clip,
  * drawn with GPU skinning (OpenGL ES 3 over headless EGL). The camera frames
  * the clip's bounds over its whole range (30 samples) unless --camera is
- * given, so every frame of a GIF uses the same camera. */
+ * given, so every frame of a GIF uses the same camera. With --method both,
+ * each picture holds two panels of WxH side by side: linear blend skinning
+ * on the left, dual-quaternion skinning on the right, same camera. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +27,9 @@ typedef struct render_job {
     vs_pose *pose;
     int32_t clip;
     vs_render_desc desc;
-    uint8_t *rgba;
+    uint8_t *rgba;  /* the picture: out_width x desc.height */
+    uint8_t *panel; /* --method both: one panel, desc.width x desc.height */
+    uint32_t out_width;
 } render_job;
 
 static bool ends_with(const char *s, const char *suffix)
@@ -46,6 +50,15 @@ static int fail(const vs_error *e, vs_result r)
     return 1;
 }
 
+/* Copies a panel into columns [x0, x0 + panel width) of the picture. */
+static void place_panel(render_job *job, uint32_t x0)
+{
+    size_t row = (size_t)job->desc.width * 4;
+    for (uint32_t y = 0; y < job->desc.height; ++y)
+        memcpy(job->rgba + ((size_t)y * job->out_width + x0) * 4,
+               job->panel + y * row, row);
+}
+
 /* Poses the asset at time t and draws it into job->rgba. */
 static vs_result draw_at(render_job *job, float t, vs_error *e)
 {
@@ -57,7 +70,16 @@ static vs_result draw_at(render_job *job, float t, vs_error *e)
             job->opts->common.loop ? VS_TIME_LOOP : VS_TIME_CLAMP, e);
     if (r != VS_OK) return r;
     vs_pose_update_world(job->pose);
-    return vs_render_pose(job->renderer, job->pose, &job->desc, job->rgba, e);
+    if (!job->panel)
+        return vs_render_pose(job->renderer, job->pose, &job->desc, job->rgba,
+                              e);
+    for (int side = 0; side < 2 && r == VS_OK; ++side) {
+        job->desc.method = side ? VS_SKIN_DUAL_QUATERNION : VS_SKIN_LINEAR;
+        r = vs_render_pose(job->renderer, job->pose, &job->desc, job->panel,
+                           e);
+        if (r == VS_OK) place_panel(job, side ? job->desc.width : 0);
+    }
+    return r;
 }
 
 static void progress(uint32_t done, uint32_t total)
@@ -100,7 +122,7 @@ static int write_gif(render_job *job)
     uint32_t delay_cs = delay < 2 ? 2 : delay > 65535 ? 65535 : (uint32_t)delay;
     vs_error e = {0};
     gif_writer *gif = NULL;
-    vs_result r = gif_writer_open(o->output, job->desc.width, job->desc.height,
+    vs_result r = gif_writer_open(o->output, job->out_width, job->desc.height,
                                   delay_cs, &gif, &e);
     if (r != VS_OK) return fail(&e, r);
     bool tty = isatty(2);
@@ -114,7 +136,7 @@ static int write_gif(render_job *job)
     if (r != VS_OK) return fail(&e, r);
     if (rc != VS_OK) return fail(&close_error, rc);
     printf("wrote %s (%u frames, %ux%u, t = %g..%g s)\n", o->output, frames,
-           job->desc.width, job->desc.height, (double)from,
+           job->out_width, job->desc.height, (double)from,
            (double)(from + step * (float)(frames - 1)));
     return 0;
 }
@@ -128,10 +150,10 @@ static int run(render_job *job)
     float t = o->common.time_count ? o->common.times[0] : 0.0f;
     vs_result r = draw_at(job, t, &e);
     if (r == VS_OK)
-        r = png_write_rgba(o->output, job->desc.width, job->desc.height,
+        r = png_write_rgba(o->output, job->out_width, job->desc.height,
                            job->rgba, &e);
     if (r != VS_OK) return fail(&e, r);
-    printf("wrote %s (%ux%u, t = %g s)\n", o->output, job->desc.width,
+    printf("wrote %s (%ux%u, t = %g s)\n", o->output, job->out_width,
            job->desc.height, (double)t);
     return 0;
 }
@@ -157,11 +179,16 @@ static int render_asset(const render_options *o, const vs_asset *asset)
         .camera = &camera,
         .upload = o->upload,
         .skin_flags = o->common.raw_weights ? VS_SKIN_RAW_WEIGHTS : 0,
+        .method = o->method,
     };
-    job.rgba = malloc((size_t)o->width * o->height * 4);
-    if (!job.rgba) {
-        cli_error(CMD, "out of memory for a %ux%u picture", o->width,
+    job.out_width = o->both ? 2 * o->width : o->width;
+    job.rgba = malloc((size_t)job.out_width * o->height * 4);
+    if (o->both) job.panel = malloc((size_t)o->width * o->height * 4);
+    if (!job.rgba || (o->both && !job.panel)) {
+        cli_error(CMD, "out of memory for a %ux%u picture", job.out_width,
                   o->height);
+        free(job.rgba);
+        free(job.panel);
         return 1;
     }
     int status = 1;
@@ -174,6 +201,7 @@ static int render_asset(const render_options *o, const vs_asset *asset)
     vs_pose_free(job.pose);
     vs_renderer_destroy(job.renderer);
     free(job.rgba);
+    free(job.panel);
     return status;
 }
 

@@ -1,5 +1,6 @@
 #include "render_options.h"
 
+#include "cli_method.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,9 @@ static void usage(FILE *out)
         "  --skeleton           draw bones and joints on top\n"
         "  --size WxH           picture size (default 512x512)\n"
         "  --upload P           joint matrices: auto | uniforms | texture\n"
+        "  --method M           linear | dq (dual-quaternion skinning) | both"
+        "\n                       (both: linear left, dq right, each WxH, "
+        "so the\n                       picture is 2W x H)\n"
         "  --camera ex,ey,ez,tx,ty,tz,fov   eye, target, vertical fov in "
         "degrees\n"
         "                       (with --ortho the last value is the visible "
@@ -106,7 +110,8 @@ int render_parse(int argc, char **argv, render_options *o)
     static const char *const uploads[] = {"auto", "uniforms", "texture"};
     static const char *const valued[] = {
         "-o",       "--output", "--view", "--upload", "--size",
-        "--camera", "--frames", "--fps",  "--from",   "--to"};
+        "--camera", "--frames", "--fps",  "--from",   "--to",
+        "--method"};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (cli_is_help(arg)) {
@@ -140,6 +145,10 @@ int render_parse(int argc, char **argv, render_options *o)
         } else if (strcmp(arg, "--upload") == 0) {
             if ((k = pick(v, uploads, 3)) < 0) return bad_value(arg, v);
             o->upload = (vs_upload_path)k;
+        } else if (strcmp(arg, "--method") == 0) {
+            o->both = strcmp(v, "both") == 0;
+            if (!o->both && !cli_parse_method(v, &o->method))
+                return bad_value(arg, v);
         } else if (strcmp(arg, "--size") == 0) {
             if (!parse_size(v, &o->width, &o->height)) return bad_value(arg, v);
         } else if (strcmp(arg, "--camera") == 0) {
@@ -167,6 +176,11 @@ int render_parse(int argc, char **argv, render_options *o)
     if (o->common.time_count > 1) {
         cli_error(CMD, "--time takes one time for a picture; use --frames or "
                        "--fps with --from/--to for a clip");
+        return 2;
+    }
+    if (o->both && o->width > 8192) {
+        cli_error(CMD, "--method both doubles the width: %u is over 8192",
+                  o->width);
         return 2;
     }
     if (o->frames && o->fps > 0.0f) {

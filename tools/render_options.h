@@ -22,6 +22,8 @@ typedef struct render_options {
     float fps;       /* --fps F (0: not given) */
     bool has_from, has_to;
     float from, to;
+    vs_skin_method method; /* --method linear|dq */
+    bool both; /* --method both: linear left, dq right, one picture */
 } render_options;
 
 /* Parses argv[1..]; returns -1 when parsing is done and the command should
