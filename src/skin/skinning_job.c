@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "skin/dqs_kernel.h"
 #include "skin/dqs_reference.h"
+#include "skin/skinning_reference.h"
 #include "skin/vertex_transform.h"
 #include "vskin/vskin.h"
 
@@ -199,6 +201,14 @@ vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error)
 {
     vs_result r = vs_skinning_job_validate(job, error);
     if (r != VS_OK) return r;
+    if (job->method == VS_SKIN_DUAL_QUATERNION)
+        return dqs_kernel_run(job, DQS_ISA_AUTO, error);
+    return skinning_job_reference(job, error);
+}
+
+vs_result skinning_job_reference(const vs_skinning_job *job, vs_error *error)
+{
+    vs_result r;
     const size_t inf = job->influence_count;
     const size_t tc = job->tangent_components == 3 ? 3 : 4;
     const unsigned char *joints = (const unsigned char *)job->joints;
