@@ -93,6 +93,8 @@ blend_into_lane(const vs_skinning_job *job, const dqs_streams *st,
         }
         divisor = sum;
     }
+    /* One division per vertex, not per influence. */
+    const float scale = divisor != 0.0 ? (float)(1.0 / divisor) : 0.0f;
     const float *pivot = NULL;
     float pivot_copy[4];
     for (uint32_t i = 0; divisor != 0.0 && i < job->influence_count; ++i) {
@@ -101,7 +103,7 @@ blend_into_lane(const vs_skinning_job *job, const dqs_streams *st,
         memcpy(&joint, jp + i * sizeof joint, sizeof joint);
         memcpy(&wf, wp + i * sizeof wf, sizeof wf);
         if (wf == 0.0f) continue;
-        float w = (float)((double)wf / divisor);
+        float w = wf * scale;
         float scratch[VS_DQ_JOINT_FLOATS];
         const float *d = dq_joints_get(dj, joint, scratch);
         if (!pivot) pivot = memcpy(pivot_copy, d, sizeof pivot_copy);
