@@ -75,8 +75,7 @@ static vs_result draw_at(render_job *job, float t, vs_error *e)
                               e);
     for (int side = 0; side < 2 && r == VS_OK; ++side) {
         job->desc.method = side ? VS_SKIN_DUAL_QUATERNION : VS_SKIN_LINEAR;
-        r = vs_render_pose(job->renderer, job->pose, &job->desc, job->panel,
-                           e);
+        r = vs_render_pose(job->renderer, job->pose, &job->desc, job->panel, e);
         if (r == VS_OK) place_panel(job, side ? job->desc.width : 0);
     }
     return r;

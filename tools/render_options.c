@@ -109,9 +109,8 @@ int render_parse(int argc, char **argv, render_options *o)
                                         "joints", "normals"};
     static const char *const uploads[] = {"auto", "uniforms", "texture"};
     static const char *const valued[] = {
-        "-o",       "--output", "--view", "--upload", "--size",
-        "--camera", "--frames", "--fps",  "--from",   "--to",
-        "--method"};
+        "-o",       "--output", "--view", "--upload", "--size",  "--camera",
+        "--frames", "--fps",    "--from", "--to",     "--method"};
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (cli_is_help(arg)) {

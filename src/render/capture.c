@@ -10,9 +10,8 @@
 
 static vs_result run_capture(vs_renderer *r, gpu_primitive *gp,
                              const vs_pose *pose, vs_upload_path path,
-                             vs_skin_method method,
-                             uint32_t skin_flags, float *positions,
-                             float *normals, vs_error *error)
+                             vs_skin_method method, uint32_t skin_flags,
+                             float *positions, float *normals, vs_error *error)
 {
     skin_program *sp = NULL;
     /* Even with rasterization off, drawing needs a complete framebuffer
@@ -28,8 +27,8 @@ static vs_result run_capture(vs_renderer *r, gpu_primitive *gp,
     glUniform1i(sp->u_raw_weights, (skin_flags & VS_SKIN_RAW_WEIGHTS) != 0);
     res = gpu_primitive_update_morphs(gp, pose, error);
     if (res == VS_OK)
-        res = renderer_upload_joints(r, sp, path, method, pose, gp->node,
-                                     error);
+        res =
+            renderer_upload_joints(r, sp, path, method, pose, gp->node, error);
     if (res != VS_OK) return res;
     uint32_t n = gp->prim->vertex_count;
     if (n == 0) return VS_OK;
@@ -74,10 +73,9 @@ vs_result vs_renderer_capture_skinned_positions(
     vs_upload_path upload, uint32_t skin_flags, float *out_positions,
     float *out_normals, vs_error *error)
 {
-    return vs_renderer_capture_skinned_method(r, pose, node, primitive, upload,
-                                              skin_flags, VS_SKIN_LINEAR,
-                                              out_positions, out_normals,
-                                              error);
+    return vs_renderer_capture_skinned_method(
+        r, pose, node, primitive, upload, skin_flags, VS_SKIN_LINEAR,
+        out_positions, out_normals, error);
 }
 
 vs_result vs_renderer_capture_skinned_method(

@@ -118,8 +118,8 @@ static vs_result draw_meshes(vs_renderer *r, const vs_pose *pose,
         gpu_primitive *gp = &r->prims[i];
         vs_result res = gpu_primitive_update_morphs(gp, pose, error);
         if (res == VS_OK)
-            res = renderer_upload_joints(r, sp, path, d->method, pose,
-                                         gp->node, error);
+            res = renderer_upload_joints(r, sp, path, d->method, pose, gp->node,
+                                         error);
         if (res != VS_OK) return res;
         gpu_primitive_bind(gp);
         float color[4];

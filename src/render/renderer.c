@@ -76,9 +76,9 @@ vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
     glGetIntegerv(GL_MAX_VERTEX_UNIFORM_VECTORS, &vectors);
     r->uniforms_fit = (uint64_t)r->max_joints * 4 + UNIFORM_HEADROOM_VECTORS <=
                       (uint64_t)(vectors > 0 ? vectors : 0);
-    r->uniforms_fit_dq = (uint64_t)r->max_joints * 5 +
-                             UNIFORM_HEADROOM_VECTORS <=
-                         (uint64_t)(vectors > 0 ? vectors : 0);
+    r->uniforms_fit_dq =
+        (uint64_t)r->max_joints * 5 + UNIFORM_HEADROOM_VECTORS <=
+        (uint64_t)(vectors > 0 ? vectors : 0);
     res = upload_meshes(r, error);
     if (res == VS_OK) res = renderer_overlay_init(r, error);
     if (res != VS_OK) {
@@ -169,8 +169,7 @@ vs_result renderer_program(vs_renderer *r, vs_upload_path path,
     const char *dq_define = dq ? "#define DUAL_QUATERNION 1\n" : "";
     if (texture)
         snprintf(prelude, sizeof prelude,
-                 "#version 300 es\n%s#define JOINTS_IN_TEXTURE 1\n",
-                 dq_define);
+                 "#version 300 es\n%s#define JOINTS_IN_TEXTURE 1\n", dq_define);
     else
         snprintf(prelude, sizeof prelude,
                  "#version 300 es\n%s#define MAX_JOINTS %u\n", dq_define,

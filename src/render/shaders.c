@@ -60,8 +60,7 @@ const char skin_vertex_shader[] =
     "    vec3 k = clamp(abs(fract(h + vec3(1.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0"
     " - 3.0) - 1.0, 0.0, 1.0);\n"
     "    return 0.95 * mix(vec3(1.0), k, 0.7);\n"
-    "}\n"
-    ;
+    "}\n";
 
 /* The joint blend: dual quaternions or matrices (split from the rest only
  * to keep each string under C's portable 4095-character limit). */

@@ -173,8 +173,8 @@ store_lane(const dqs_streams *st, size_t v, int l, const dqs_block *b)
  * there and reported. Lanes past the block's end keep earlier data: they are
  * computed (SIMD works on whole vectors) but never stored. */
 #define DEFINE_RUN(RUN_NAME, FINISH, ATTR)                                     \
-    static ATTR vs_result RUN_NAME(const vs_skinning_job *job,                 \
-                                   dq_joints *dj, vs_error *error)            \
+    static ATTR vs_result RUN_NAME(const vs_skinning_job *job, dq_joints *dj,  \
+                                   vs_error *error)                            \
     {                                                                          \
         const dqs_streams st = make_streams(job);                              \
         dqs_block b;                                                           \
@@ -300,8 +300,7 @@ DEFINE_RUN(run_sse2, finish_sse2, __attribute__((target("sse2"))))
 #define V_SEL_EQ(a, b, x, y)                                                   \
     _mm256_blendv_ps(y, x, _mm256_cmp_ps(a, b, _CMP_EQ_OQ))
 #define FINISH_NAME finish_avx2
-#define FINISH_ATTR                                                            \
-    inline __attribute__((always_inline, target("avx2,fma")))
+#define FINISH_ATTR inline __attribute__((always_inline, target("avx2,fma")))
 #include "skin/dqs_kernel_body.h"
 #undef V
 #undef W

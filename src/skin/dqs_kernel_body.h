@@ -72,12 +72,13 @@ static FINISH_ATTR void FINISH_NAME(dqs_block *b, int has_normals,
         /* A = R * S, a[c][r] = sum_k r[k][r] * s[c][k]. */
         V a[3][3];
         for (int c = 0; c < 3; ++c) {
-            V s0 = V_LOAD(&b->s[c * 3 + 0][l]), s1 = V_LOAD(&b->s[c * 3 + 1][l]);
+            V s0 = V_LOAD(&b->s[c * 3 + 0][l]),
+              s1 = V_LOAD(&b->s[c * 3 + 1][l]);
             V s2 = V_LOAD(&b->s[c * 3 + 2][l]);
             for (int row = 0; row < 3; ++row)
-                a[c][row] = V_ADD(V_ADD(V_MUL(r[0][row], s0),
-                                        V_MUL(r[1][row], s1)),
-                                  V_MUL(r[2][row], s2));
+                a[c][row] =
+                    V_ADD(V_ADD(V_MUL(r[0][row], s0), V_MUL(r[1][row], s1)),
+                          V_MUL(r[2][row], s2));
         }
 
         V px = V_LOAD(&b->p[0][l]), py = V_LOAD(&b->p[1][l]);
@@ -96,9 +97,9 @@ static FINISH_ATTR void FINISH_NAME(dqs_block *b, int has_normals,
                 cof[c][1] = V_SUB(V_MUL(u[2], w[0]), V_MUL(u[0], w[2]));
                 cof[c][2] = V_SUB(V_MUL(u[0], w[1]), V_MUL(u[1], w[0]));
             }
-            V det = V_ADD(V_ADD(V_MUL(a[0][0], cof[0][0]),
-                                V_MUL(a[0][1], cof[0][1])),
-                          V_MUL(a[0][2], cof[0][2]));
+            V det = V_ADD(
+                V_ADD(V_MUL(a[0][0], cof[0][0]), V_MUL(a[0][1], cof[0][1])),
+                V_MUL(a[0][2], cof[0][2]));
             V sign = V_SEL_GT(zero, det, V_SET1(-1.0f), one);
             V nx = V_LOAD(&b->n[0][l]), ny = V_LOAD(&b->n[1][l]);
             V nz = V_LOAD(&b->n[2][l]);
@@ -116,8 +117,9 @@ static FINISH_ATTR void FINISH_NAME(dqs_block *b, int has_normals,
             V tz = V_LOAD(&b->t[2][l]);
             V o[3];
             for (int row = 0; row < 3; ++row)
-                o[row] = V_ADD(V_ADD(V_MUL(a[0][row], tx), V_MUL(a[1][row], ty)),
-                               V_MUL(a[2][row], tz));
+                o[row] =
+                    V_ADD(V_ADD(V_MUL(a[0][row], tx), V_MUL(a[1][row], ty)),
+                          V_MUL(a[2][row], tz));
             NORMALIZE3(o[0], o[1], o[2]);
             for (int row = 0; row < 3; ++row)
                 V_STORE(&b->t[row][l], o[row]);

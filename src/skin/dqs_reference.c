@@ -33,9 +33,8 @@ const float *dq_joints_get(dq_joints *dj, uint32_t j, float scratch[20])
 }
 
 void dqs_blend_vertex(dq_joints *dj, uint32_t influence_count,
-                      const unsigned char *joints,
-                      const unsigned char *weights, double divisor,
-                      vertex_xform *x)
+                      const unsigned char *joints, const unsigned char *weights,
+                      double divisor, vertex_xform *x)
 {
     double real[4] = {0}, dual[4] = {0}, s[3][3] = {{0}};
     double pivot[4] = {0};
@@ -93,8 +92,8 @@ void dqs_blend_vertex(dq_joints *dj, uint32_t influence_count,
     /* A = rot * S, column c = rot * (S column c). */
     for (int c = 0; c < 3; ++c)
         for (int r = 0; r < 3; ++r)
-            x->col[c][r] = rot[0][r] * s[c][0] + rot[1][r] * s[c][1] +
-                           rot[2][r] * s[c][2];
+            x->col[c][r] =
+                rot[0][r] * s[c][0] + rot[1][r] * s[c][1] + rot[2][r] * s[c][2];
     for (int r = 0; r < 3; ++r)
         x->col[3][r] = t[r];
 }

@@ -14,8 +14,8 @@
  * array, or conversions made on first use into a stack table (joints below
  * VS_DQ_JOINT_CACHE), or a conversion per influence beyond it. */
 typedef struct dq_joints {
-    const float *given;      /* job->joint_dual_quaternions */
-    const float *matrices;   /* job->joint_matrices */
+    const float *given;    /* job->joint_dual_quaternions */
+    const float *matrices; /* job->joint_matrices */
     uint32_t joint_count;
     uint8_t ready[VS_DQ_JOINT_CACHE];
     float cache[VS_DQ_JOINT_CACHE][20];
@@ -31,8 +31,7 @@ const float *dq_joints_get(dq_joints *dj, uint32_t j, float scratch[20]);
  * checked against joint_count; each weight is divided by divisor (the sum,
  * or 1 for raw weights). */
 void dqs_blend_vertex(dq_joints *dj, uint32_t influence_count,
-                      const unsigned char *joints,
-                      const unsigned char *weights, double divisor,
-                      vertex_xform *x);
+                      const unsigned char *joints, const unsigned char *weights,
+                      double divisor, vertex_xform *x);
 
 #endif

@@ -9,7 +9,7 @@
 #include "vskin/vskin.h"
 
 /* M_rc of a column-major 4x4. */
-#define M(m, r, c) ((double)(m)[(c) * 4 + (r)])
+#define M(m, r, c) ((double)(m)[(c)*4 + (r)])
 
 /* Cyclic Jacobi on a symmetric 4x4: a becomes diagonal (eigenvalues), v
  * holds the eigenvectors as columns. A fixed sweep limit bounds the work

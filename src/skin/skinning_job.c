@@ -76,15 +76,14 @@ vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skinning job: tangent_components: %u is not 3 or 4",
                          job->tangent_components);
-    if (job->method != VS_SKIN_LINEAR &&
-        job->method != VS_SKIN_DUAL_QUATERNION)
+    if (job->method != VS_SKIN_LINEAR && job->method != VS_SKIN_DUAL_QUATERNION)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skinning job: method: %d is not VS_SKIN_LINEAR or "
                          "VS_SKIN_DUAL_QUATERNION",
                          (int)job->method);
     /* DQS reads only the dual quaternions when the caller gives them. */
-    const bool dq_given = job->method == VS_SKIN_DUAL_QUATERNION &&
-                          job->joint_dual_quaternions;
+    const bool dq_given =
+        job->method == VS_SKIN_DUAL_QUATERNION && job->joint_dual_quaternions;
     if ((!dq_given &&
          (r = require(job->joint_matrices, "joint_matrices", error))) ||
         (r = require(job->joints, "joints", error)) ||
@@ -140,8 +139,8 @@ static stream make_stream(const float *in, size_t in_stride, float *out,
 }
 
 /* skinMat = sum_i w_i * J[joint_i] (linear), or the DQS blend of the same
- * weights when dj is set (dqs_reference.c). Every joint index is checked before the
- * vertex is written, so an out-of-range index stops the job with vertices
+ * weights when dj is set (dqs_reference.c). Every joint index is checked before
+ * the vertex is written, so an out-of-range index stops the job with vertices
  * [0, v) written and nothing after. Default weights rule (as three.js and
  * Babylon.js): w_i / sum(w); a sum that is not a positive finite number means
  * "not skinned" and gives the identity (the vertex keeps its input). With
@@ -174,8 +173,7 @@ static vs_result blend_vertex(const vs_skinning_job *job, dq_joints *dj,
         divisor = sum;
     }
     if (dj) {
-        dqs_blend_vertex(dj, job->influence_count, joints, weights, divisor,
-                         x);
+        dqs_blend_vertex(dj, job->influence_count, joints, weights, divisor, x);
         return VS_OK;
     }
     vertex_xform_zero(x);

@@ -47,8 +47,8 @@ static void both_is_linear_beside_dq(void)
             const uint8_t *row = both + (size_t)y * 96 * 4;
             left += memcmp(row, lin + (size_t)y * 48 * 4, 48 * 4) != 0;
             right += memcmp(row + 48 * 4, dq + (size_t)y * 48 * 4, 48 * 4) != 0;
-            between += memcmp(lin + (size_t)y * 48 * 4,
-                              dq + (size_t)y * 48 * 4, 48 * 4) != 0;
+            between += memcmp(lin + (size_t)y * 48 * 4, dq + (size_t)y * 48 * 4,
+                              48 * 4) != 0;
         }
         CHECK_MSG(left == 0 && right == 0, "%zu left, %zu right rows differ",
                   left, right);

@@ -31,8 +31,8 @@ static void compare_pose(vs_renderer *r, const vs_pose *pose, const char *name,
         for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
             vs_error e = {0};
             vs_posed_primitive cpu = {0};
-            vs_pose_mesh_options opts = {
-                .skin_flags = flags, .method = VS_SKIN_DUAL_QUATERNION};
+            vs_pose_mesh_options opts = {.skin_flags = flags,
+                                         .method = VS_SKIN_DUAL_QUATERNION};
             CHECK_MSG(vs_pose_mesh_primitive(pose, node, p, &opts, &cpu, &e) ==
                           VS_OK,
                       "%s: %s", name, e.message);
@@ -125,8 +125,8 @@ static void gpu_dqs_matches_cpu_corpus(void)
             snprintf(file, sizeof file, "%s/%s", sub, f->d_name);
             vs_asset *a = NULL;
             vs_error e = {0};
-            CHECK_MSG(vs_asset_load_file(file, NULL, &a, &e) == VS_OK,
-                      "%s: %s", file, e.message);
+            CHECK_MSG(vs_asset_load_file(file, NULL, &a, &e) == VS_OK, "%s: %s",
+                      file, e.message);
             if (a) check_asset(a, file, &compared);
             vs_asset_free(a);
             ++files;

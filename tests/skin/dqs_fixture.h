@@ -19,7 +19,7 @@ static inline void fx_identity(float m[16])
 /* Rotation by angle (radians) about the unit axis (Rodrigues), then
  * translation t: column-major [R | t]. */
 static inline void fx_rigid(float m[16], const double axis[3], double angle,
-                     const double t[3])
+                            const double t[3])
 {
     double c = cos(angle), s = sin(angle), k = 1.0 - c;
     double x = axis[0], y = axis[1], z = axis[2];
@@ -86,8 +86,10 @@ static inline void fx_random_joint(float m[16], uint32_t *state, int scaled)
     fx_scale_after(m, fx_range(state, 0.3, 2.0), fx_range(state, 0.3, 2.0),
                    fx_range(state, 0.3, 2.0));
     double pick = fx_rand(state);
-    if (pick < 0.3) fx_shear_after(m, fx_range(state, -0.5, 0.5));
-    else if (pick < 0.4) fx_scale_after(m, -1.0, 1.0, 1.0);
+    if (pick < 0.3)
+        fx_shear_after(m, fx_range(state, -0.5, 0.5));
+    else if (pick < 0.4)
+        fx_scale_after(m, -1.0, 1.0, 1.0);
 }
 
 #endif

@@ -14,20 +14,19 @@
 static const float positions[VERTS * 3] = {
     1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 3, -2, 0.5f, 1, 0.3f, -0.7f, 2, 0, 0, 0};
 static const float normals[VERTS * 3] = {
-    1, 0, 0, 0, 1, 0, 0, 0, 1, 0.6f, 0.8f, 0, 0, 0.6f, 0.8f, 0.8f, 0, 0.6f,
-    0.267f, 0.535f, 0.802f};
+    1, 0, 0,    0,    1,    0, 0,    0,      1,      0.6f,  0.8f,
+    0, 0, 0.6f, 0.8f, 0.8f, 0, 0.6f, 0.267f, 0.535f, 0.802f};
 static const float tangents[VERTS * 4] = {
-    0, 1, 0, 1, 0, 0, 1, -1, 1, 0, 0, 1, 0.8f, -0.6f, 0, 1,
-    1, 0, 0, -1, 0, 1, 0, 1, 0.6f, 0, -0.8f, 1};
+    0, 1, 0, 1, 0, 0,  1, -1, 1, 0, 0,    1, 0.8f,  -0.6f,
+    0, 1, 1, 0, 0, -1, 0, 1,  0, 1, 0.6f, 0, -0.8f, 1};
 
 typedef struct outputs {
     float p[VERTS * 3], n[VERTS * 3], t[VERTS * 4];
 } outputs;
 
-static vs_result run(vs_skin_method method, const float *jm,
-                     const float *dq, uint32_t joint_count, uint32_t inf,
-                     const uint16_t *joints, const float *weights,
-                     uint32_t flags, outputs *o)
+static vs_result run(vs_skin_method method, const float *jm, const float *dq,
+                     uint32_t joint_count, uint32_t inf, const uint16_t *joints,
+                     const float *weights, uint32_t flags, outputs *o)
 {
     vs_skinning_job job = {.vertex_count = VERTS,
                            .influence_count = inf,
@@ -174,8 +173,7 @@ static void antipodal_quaternions_agree(void)
     memcpy(neg, dq, sizeof dq);
     for (int j = 0; j < 2; ++j) /* negate joint j's 8 dual quaternion floats */
         for (int k = 0; k < 8; ++k)
-            neg[(j + 1) * VS_DQ_JOINT_FLOATS + k] *=
-                (j == 0) ? -1.0f : 1.0f;
+            neg[(j + 1) * VS_DQ_JOINT_FLOATS + k] *= (j == 0) ? -1.0f : 1.0f;
     for (int k = 0; k < 8; ++k)
         neg[k] = -neg[k];
     uint16_t joints[VERTS * 3];
@@ -214,10 +212,10 @@ static void joint_sources_agree(void)
         weights[v * 2 + 1] = 0.75f;
     }
     outputs given, converted;
-    CHECK(run(VS_SKIN_DUAL_QUATERNION, NULL, dq, JOINTS, 2, joints, weights,
-              0, &given) == VS_OK);
-    CHECK(run(VS_SKIN_DUAL_QUATERNION, m, NULL, JOINTS, 2, joints, weights,
-              0, &converted) == VS_OK);
+    CHECK(run(VS_SKIN_DUAL_QUATERNION, NULL, dq, JOINTS, 2, joints, weights, 0,
+              &given) == VS_OK);
+    CHECK(run(VS_SKIN_DUAL_QUATERNION, m, NULL, JOINTS, 2, joints, weights, 0,
+              &converted) == VS_OK);
     CHECK(memcmp(&given, &converted, sizeof given) == 0);
 }
 

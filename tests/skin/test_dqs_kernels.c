@@ -31,7 +31,10 @@ static layout make_layout(uint32_t inf)
     return l;
 }
 
-static void put_f(unsigned char *p, float v) { memcpy(p, &v, 4); }
+static void put_f(unsigned char *p, float v)
+{
+    memcpy(p, &v, 4);
+}
 
 static unsigned char input[MAX_VERTS * (MAX_INF * 6 + 64)];
 /* Outputs: interleaved position / normal / tangent with 5 spare bytes. */

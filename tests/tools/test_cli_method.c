@@ -1,6 +1,6 @@
 /* `vskin pose --method linear|dq`: the option reaches the skinning job (a
- * bent SimpleSkin poses differently), leaves SimpleSkin's first frame alone (its
- * joints are unrotated at t = 0, so both methods agree), linear is the
+ * bent SimpleSkin poses differently), leaves SimpleSkin's first frame alone
+ * (its joints are unrotated at t = 0, so both methods agree), linear is the
  * default, and bad values are refused. */
 #include "test.h"
 #include "tools/cli_run.h"
