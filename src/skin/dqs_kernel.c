@@ -231,20 +231,6 @@ static vs_result bad_joint(const vs_skinning_job *job, const dqs_streams *st,
 #define FINISH_NAME finish_scalar
 #define FINISH_ATTR inline __attribute__((always_inline))
 #include "skin/dqs_kernel_body.h"
-#undef V
-#undef W
-#undef V_LOAD
-#undef V_STORE
-#undef V_SET1
-#undef V_ADD
-#undef V_SUB
-#undef V_MUL
-#undef V_DIV
-#undef V_SQRT
-#undef V_SEL_GT
-#undef V_SEL_EQ
-#undef FINISH_NAME
-#undef FINISH_ATTR
 DEFINE_RUN(run_scalar, finish_scalar, )
 
 #ifdef DQS_X86
@@ -268,20 +254,6 @@ DEFINE_RUN(run_scalar, finish_scalar, )
 #define FINISH_NAME finish_sse2
 #define FINISH_ATTR inline __attribute__((always_inline, target("sse2")))
 #include "skin/dqs_kernel_body.h"
-#undef V
-#undef W
-#undef V_LOAD
-#undef V_STORE
-#undef V_SET1
-#undef V_ADD
-#undef V_SUB
-#undef V_MUL
-#undef V_DIV
-#undef V_SQRT
-#undef V_SEL_GT
-#undef V_SEL_EQ
-#undef FINISH_NAME
-#undef FINISH_ATTR
 DEFINE_RUN(run_sse2, finish_sse2, __attribute__((target("sse2"))))
 
 /* ---- AVX2 + FMA: 8 lanes, chosen at run time. */
@@ -302,20 +274,6 @@ DEFINE_RUN(run_sse2, finish_sse2, __attribute__((target("sse2"))))
 #define FINISH_NAME finish_avx2
 #define FINISH_ATTR inline __attribute__((always_inline, target("avx2,fma")))
 #include "skin/dqs_kernel_body.h"
-#undef V
-#undef W
-#undef V_LOAD
-#undef V_STORE
-#undef V_SET1
-#undef V_ADD
-#undef V_SUB
-#undef V_MUL
-#undef V_DIV
-#undef V_SQRT
-#undef V_SEL_GT
-#undef V_SEL_EQ
-#undef FINISH_NAME
-#undef FINISH_ATTR
 DEFINE_RUN(run_avx2, finish_avx2, __attribute__((target("avx2,fma"))))
 #endif
 

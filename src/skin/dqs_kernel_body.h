@@ -7,7 +7,8 @@
  *   V_SEL_GT(a, b, x, y)   lane-wise a > b ? x : y (false for NaN)
  *   V_SEL_EQ(a, b, x, y)   lane-wise a == b ? x : y
  *   FINISH_NAME, FINISH_ATTR
- * Every formula mirrors dqs_reference.c and vertex_transform.h. */
+ * and this file #undefs them all at its end. Every formula mirrors
+ * dqs_reference.c and vertex_transform.h. */
 
 /* normalize_to_float: zero for a zero, NaN or infinite length. */
 #define NORMALIZE3(x, y, z)                                                    \
@@ -127,4 +128,19 @@ static FINISH_ATTR void FINISH_NAME(dqs_block *b, int has_normals,
     }
 }
 
+/* Ready for the next instantiation. */
 #undef NORMALIZE3
+#undef V
+#undef W
+#undef V_LOAD
+#undef V_STORE
+#undef V_SET1
+#undef V_ADD
+#undef V_SUB
+#undef V_MUL
+#undef V_DIV
+#undef V_SQRT
+#undef V_SEL_GT
+#undef V_SEL_EQ
+#undef FINISH_NAME
+#undef FINISH_ATTR

@@ -3,6 +3,8 @@
 #ifndef VS_TESTS_RENDER_SUPPORT_H
 #define VS_TESTS_RENDER_SUPPORT_H
 
+#include <dirent.h>
+
 #include "test.h"
 #include "vskin/vskin.h"
 #include "vskin/vskin_render.h"
@@ -46,6 +48,41 @@ static inline int pose_at(vs_pose *pose, int32_t clip, float t)
     }
     vs_pose_update_world(pose);
     return 1;
+}
+
+/* Calls fn(path, ctx) for every .gltf / .glb one folder below
+ * VS_SHARED_ASSETS/<format>/ (the corpus layout, see its MANIFEST.md), in
+ * directory order; returns how many, or -1 when that folder is absent. */
+static inline int for_each_corpus_file(const char *format,
+                                       void (*fn)(const char *path, void *ctx),
+                                       void *ctx)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", VS_SHARED_ASSETS, format);
+    DIR *top = opendir(dir);
+    if (!top) return -1;
+    int files = 0;
+    struct dirent *d;
+    while ((d = readdir(top)) != NULL) {
+        if (d->d_name[0] == '.') continue;
+        char sub[1280];
+        snprintf(sub, sizeof sub, "%s/%s", dir, d->d_name);
+        DIR *inner = opendir(sub);
+        struct dirent *f;
+        while (inner && (f = readdir(inner)) != NULL) {
+            size_t len = strlen(f->d_name);
+            if (len < 5 || (strcmp(f->d_name + len - 5, ".gltf") != 0 &&
+                            strcmp(f->d_name + len - 4, ".glb") != 0))
+                continue;
+            char file[1600];
+            snprintf(file, sizeof file, "%s/%s", sub, f->d_name);
+            fn(file, ctx);
+            ++files;
+        }
+        if (inner) closedir(inner);
+    }
+    closedir(top);
+    return files;
 }
 
 #endif

@@ -4,8 +4,6 @@
  * asset of the shared corpus, through both joint upload paths and with raw
  * weights; and pictures: a bent SimpleSkin looks different under DQS and
  * linear blending, its unbent first frame looks the same. */
-#include <dirent.h>
-
 #include "render_support.h"
 
 static float model_size(const vs_pose *pose)
@@ -98,42 +96,25 @@ static void gpu_dqs_matches_cpu_simpleskin(void)
     vs_asset_free(a);
 }
 
-/* Every .gltf / .glb one folder below ../shared/assets/gltf2/. */
+static void check_file(const char *path, void *compared)
+{
+    vs_asset *a = NULL;
+    vs_error e = {0};
+    CHECK_MSG(vs_asset_load_file(path, NULL, &a, &e) == VS_OK, "%s: %s", path,
+              e.message);
+    if (a) check_asset(a, path, compared);
+    vs_asset_free(a);
+}
+
+/* Every glTF 2.0 file of the shared corpus (when it is there). */
 static void gpu_dqs_matches_cpu_corpus(void)
 {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/gltf2", VS_SHARED_ASSETS);
-    DIR *top = opendir(dir);
-    if (!top) {
-        printf("(no %s: corpus part skipped)\n", dir);
+    int compared = 0;
+    int files = for_each_corpus_file("gltf2", check_file, &compared);
+    if (files < 0) {
+        printf("(no %s/gltf2: corpus part skipped)\n", VS_SHARED_ASSETS);
         return;
     }
-    int files = 0, compared = 0;
-    struct dirent *d;
-    while ((d = readdir(top)) != NULL) {
-        if (d->d_name[0] == '.') continue;
-        char sub[1280];
-        snprintf(sub, sizeof sub, "%s/%s", dir, d->d_name);
-        DIR *inner = opendir(sub);
-        struct dirent *f;
-        while (inner && (f = readdir(inner)) != NULL) {
-            size_t len = strlen(f->d_name);
-            if (len < 5 || (strcmp(f->d_name + len - 5, ".gltf") != 0 &&
-                            strcmp(f->d_name + len - 4, ".glb") != 0))
-                continue;
-            char file[1600];
-            snprintf(file, sizeof file, "%s/%s", sub, f->d_name);
-            vs_asset *a = NULL;
-            vs_error e = {0};
-            CHECK_MSG(vs_asset_load_file(file, NULL, &a, &e) == VS_OK, "%s: %s",
-                      file, e.message);
-            if (a) check_asset(a, file, &compared);
-            vs_asset_free(a);
-            ++files;
-        }
-        if (inner) closedir(inner);
-    }
-    closedir(top);
     printf("%d files, %d primitive comparisons\n", files, compared);
     CHECK(files > 0 && compared > 0);
 }

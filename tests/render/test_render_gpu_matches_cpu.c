@@ -3,8 +3,6 @@
  * the shared corpus, at several times of every clip, through both joint
  * upload paths, with normalized and with raw weights. Tolerance: 1e-5 of the
  * model size for positions. */
-#include <dirent.h>
-
 #include "render_support.h"
 
 static float model_size(const vs_pose *pose)
@@ -89,34 +87,16 @@ static void check_asset(const char *path, int *compared)
     vs_asset_free(a);
 }
 
-/* Every .gltf / .glb one folder below ../shared/assets/<format>/. */
+static void check_file(const char *path, void *compared)
+{
+    check_asset(path, compared);
+}
+
 static void check_format_folder(const char *format, int *files, int *compared)
 {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/%s", VS_SHARED_ASSETS, format);
-    DIR *top = opendir(dir);
-    CHECK(top != NULL);
-    struct dirent *d;
-    /* Sorted order is not needed: every file is checked on its own. */
-    while (top && (d = readdir(top)) != NULL) {
-        if (d->d_name[0] == '.') continue;
-        char sub[1280];
-        snprintf(sub, sizeof sub, "%s/%s", dir, d->d_name);
-        DIR *inner = opendir(sub);
-        struct dirent *f;
-        while (inner && (f = readdir(inner)) != NULL) {
-            size_t len = strlen(f->d_name);
-            if (len < 5 || (strcmp(f->d_name + len - 5, ".gltf") != 0 &&
-                            strcmp(f->d_name + len - 4, ".glb") != 0))
-                continue;
-            char file[1600];
-            snprintf(file, sizeof file, "%s/%s", sub, f->d_name);
-            check_asset(file, compared);
-            ++*files;
-        }
-        if (inner) closedir(inner);
-    }
-    if (top) closedir(top);
+    int n = for_each_corpus_file(format, check_file, compared);
+    CHECK(n >= 0);
+    *files += n > 0 ? n : 0;
 }
 
 static void test_every_gltf2_asset(void)

@@ -109,12 +109,22 @@ static double compare_outputs(size_t verts, uint32_t tc)
     return worst;
 }
 
+static float jm[JOINTS * 16];
+
+/* Random joints into jm: all rigid, all scaled, or two scaled in three. */
+typedef enum joint_mix { ALL_RIGID, ALL_SCALED, MIXED } joint_mix;
+
+static void random_joints(uint32_t *seed, joint_mix mix)
+{
+    for (int j = 0; j < JOINTS; ++j)
+        fx_random_joint(jm + j * 16, seed,
+                        mix == ALL_SCALED || (mix == MIXED && j % 3 != 0));
+}
+
 static void kernels_match_reference(void)
 {
-    static float jm[JOINTS * 16];
     uint32_t seed = 2024;
-    for (int j = 0; j < JOINTS; ++j)
-        fx_random_joint(jm + j * 16, &seed, j % 3 != 0);
+    random_joints(&seed, MIXED);
     static const size_t counts[] = {1, 7, 8, 9, 61, MAX_VERTS};
     const dqs_isa isas[] = {DQS_ISA_SCALAR, DQS_ISA_SSE2, DQS_ISA_AVX2};
     for (int k = 0; k < 3; ++k) {
@@ -156,10 +166,8 @@ static void kernels_match_reference(void)
 /* Spare bytes of the output records are never written. */
 static void kernels_leave_gaps_alone(void)
 {
-    static float jm[JOINTS * 16];
     uint32_t seed = 5;
-    for (int j = 0; j < JOINTS; ++j)
-        fx_random_joint(jm + j * 16, &seed, 1);
+    random_joints(&seed, ALL_SCALED);
     layout l = make_layout(3);
     fill(&seed, 3, 13, &l);
     memset(out_fast, 0x5A, sizeof out_fast);
@@ -171,14 +179,13 @@ static void kernels_leave_gaps_alone(void)
     CHECK(out_fast[13 * OUT_STRIDE] == 0x5A);
 }
 
-/* An out-of-range joint at vertex 10 (block 2, lane 2): vertices 0..9 are
- * written, 10 and after are not, and the message is the reference's. */
+/* An out-of-range joint at vertex 10 (second block of 8, lane 2): vertices
+ * 0..9 are written, 10 and after are not, and the message is the
+ * reference's. */
 static void bad_joint_stops_like_reference(void)
 {
-    static float jm[JOINTS * 16];
     uint32_t seed = 8;
-    for (int j = 0; j < JOINTS; ++j)
-        fx_random_joint(jm + j * 16, &seed, 0);
+    random_joints(&seed, ALL_RIGID);
     layout l = make_layout(2);
     fill(&seed, 2, 20, &l);
     uint16_t bad = JOINTS + 3;
