@@ -4,63 +4,9 @@
  * asset of the shared corpus, through both joint upload paths and with raw
  * weights; and pictures: a bent SimpleSkin looks different under DQS and
  * linear blending, its unbent first frame looks the same. */
-#include "render_support.h"
+#include "gpu_cpu_compare.h"
 
-static float model_size(const vs_pose *pose)
-{
-    float lo[3], hi[3];
-    if (!vs_pose_bounds(pose, NULL, lo, hi)) return 1.0f;
-    float d = sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) +
-                    (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                    (hi[2] - lo[2]) * (hi[2] - lo[2]));
-    return d > 0.0f ? d : 1.0f;
-}
-
-static double worst_position = 0.0, worst_normal = 0.0;
-
-static void compare_pose(vs_renderer *r, const vs_pose *pose, const char *name,
-                         vs_upload_path path, uint32_t flags, int *compared)
-{
-    const vs_asset *a = vs_pose_asset(pose);
-    float size = model_size(pose);
-    for (uint32_t i = 0; i < a->instance_count; ++i) {
-        uint32_t node = a->instances[i];
-        const vs_mesh *mesh = &a->meshes[a->nodes[node].mesh];
-        for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
-            vs_error e = {0};
-            vs_posed_primitive cpu = {0};
-            vs_pose_mesh_options opts = {.skin_flags = flags,
-                                         .method = VS_SKIN_DUAL_QUATERNION};
-            CHECK_MSG(vs_pose_mesh_primitive(pose, node, p, &opts, &cpu, &e) ==
-                          VS_OK,
-                      "%s: %s", name, e.message);
-            uint32_t n = cpu.vertex_count;
-            float *gpu = malloc(((size_t)n * 6 + 1) * sizeof(float));
-            vs_result res = vs_renderer_capture_skinned_method(
-                r, pose, node, p, path, flags, VS_SKIN_DUAL_QUATERNION, gpu,
-                gpu + (size_t)n * 3, &e);
-            CHECK_MSG(res == VS_OK, "%s: capture: %s", name, e.message);
-            double worst = 0.0, worst_n = 0.0;
-            for (size_t k = 0;
-                 res == VS_OK && cpu.positions && k < (size_t)n * 3; ++k)
-                worst = fmax(worst, fabs(gpu[k] - cpu.positions[k]));
-            for (size_t k = 0; res == VS_OK && cpu.normals && k < (size_t)n * 3;
-                 ++k)
-                worst_n = fmax(worst_n, fabs(gpu[n * 3 + k] - cpu.normals[k]));
-            worst_position = fmax(worst_position, worst / size);
-            worst_normal = fmax(worst_normal, worst_n);
-            CHECK_MSG(worst <= 1e-5 * size,
-                      "%s node %u prim %u path %d: position off by %g (model "
-                      "size %g)",
-                      name, node, p, (int)path, worst, (double)size);
-            CHECK_MSG(worst_n <= 1e-4, "%s node %u prim %u: normal off by %g",
-                      name, node, p, worst_n);
-            *compared += n > 0;
-            free(gpu);
-            vs_posed_primitive_free(&cpu);
-        }
-    }
-}
+static gpu_cpu_stats stats;
 
 static void check_asset(vs_asset *a, const char *name, int *compared)
 {
@@ -76,10 +22,15 @@ static void check_asset(vs_asset *a, const char *name, int *compared)
                                  (clip->end - clip->start) * 0.37f * (float)s
                            : 0.0f;
             if (!pose_at(pose, c, t)) continue;
-            compare_pose(r, pose, name, VS_UPLOAD_UNIFORMS, 0, compared);
-            compare_pose(r, pose, name, VS_UPLOAD_TEXTURE, 0, compared);
-            compare_pose(r, pose, name, VS_UPLOAD_AUTO, VS_SKIN_RAW_WEIGHTS,
-                         compared);
+            int before = stats.compared;
+            compare_gpu_cpu(r, pose, name, t, VS_UPLOAD_UNIFORMS, 0,
+                            VS_SKIN_DUAL_QUATERNION, &stats);
+            compare_gpu_cpu(r, pose, name, t, VS_UPLOAD_TEXTURE, 0,
+                            VS_SKIN_DUAL_QUATERNION, &stats);
+            compare_gpu_cpu(r, pose, name, t, VS_UPLOAD_AUTO,
+                            VS_SKIN_RAW_WEIGHTS, VS_SKIN_DUAL_QUATERNION,
+                            &stats);
+            *compared += stats.compared - before;
         }
     }
     vs_pose_free(pose);
@@ -169,6 +120,6 @@ int main(void)
     RUN(pictures_differ_only_when_bent);
     printf("largest GPU - CPU difference: positions %.3g of the model size, "
            "normals %.3g\n",
-           worst_position, worst_normal);
+           stats.worst_position, stats.worst_normal);
     return test_summary();
 }

@@ -3,59 +3,7 @@
  * the shared corpus, at several times of every clip, through both joint
  * upload paths, with normalized and with raw weights. Tolerance: 1e-5 of the
  * model size for positions. */
-#include "render_support.h"
-
-static float model_size(const vs_pose *pose)
-{
-    float lo[3], hi[3];
-    if (!vs_pose_bounds(pose, NULL, lo, hi)) return 1.0f;
-    float d = sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) +
-                    (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                    (hi[2] - lo[2]) * (hi[2] - lo[2]));
-    return d > 0.0f ? d : 1.0f;
-}
-
-static void compare_pose(vs_renderer *r, const vs_pose *pose, const char *name,
-                         float t, vs_upload_path path, uint32_t flags,
-                         int *compared)
-{
-    const vs_asset *a = vs_pose_asset(pose);
-    float tol = 1e-5f * model_size(pose);
-    for (uint32_t i = 0; i < a->instance_count; ++i) {
-        uint32_t node = a->instances[i];
-        const vs_mesh *mesh = &a->meshes[a->nodes[node].mesh];
-        for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
-            vs_error e = {0};
-            vs_posed_primitive cpu = {0};
-            vs_pose_mesh_options opts = {.skin_flags = flags};
-            CHECK_MSG(vs_pose_mesh_primitive(pose, node, p, &opts, &cpu, &e) ==
-                          VS_OK,
-                      "%s: %s", name, e.message);
-            uint32_t n = cpu.vertex_count;
-            float *gpu = malloc(((size_t)n * 6 + 1) * sizeof(float));
-            vs_result res = vs_renderer_capture_skinned_positions(
-                r, pose, node, p, path, flags, gpu, gpu + (size_t)n * 3, &e);
-            CHECK_MSG(res == VS_OK, "%s: capture: %s", name, e.message);
-            double worst = 0.0, worst_n = 0.0;
-            for (size_t k = 0;
-                 res == VS_OK && cpu.positions && k < (size_t)n * 3; ++k)
-                worst = fmax(worst, fabs(gpu[k] - cpu.positions[k]));
-            for (size_t k = 0; res == VS_OK && cpu.normals && k < (size_t)n * 3;
-                 ++k)
-                worst_n = fmax(worst_n, fabs(gpu[n * 3 + k] - cpu.normals[k]));
-            CHECK_MSG(worst <= tol,
-                      "%s node %u prim %u t=%g path %d: position "
-                      "off by %g (tolerance %g)",
-                      name, node, p, (double)t, (int)path, worst, (double)tol);
-            CHECK_MSG(worst_n <= 1e-4,
-                      "%s node %u prim %u t=%g: normal off by %g", name, node,
-                      p, (double)t, worst_n);
-            *compared += n > 0;
-            free(gpu);
-            vs_posed_primitive_free(&cpu);
-        }
-    }
-}
+#include "gpu_cpu_compare.h"
 
 static void check_asset(const char *path, int *compared)
 {
@@ -75,11 +23,15 @@ static void check_asset(const char *path, int *compared)
                                  (clip->end - clip->start) * 0.37f * (float)s
                            : 0.0f;
             if (!pose_at(pose, c, t)) continue;
-            compare_pose(r, pose, path, t, VS_UPLOAD_UNIFORMS, 0, compared);
-            compare_pose(r, pose, path, t, VS_UPLOAD_TEXTURE, 0, compared);
+            gpu_cpu_stats st = {0};
+            compare_gpu_cpu(r, pose, path, t, VS_UPLOAD_UNIFORMS, 0,
+                            VS_SKIN_LINEAR, &st);
+            compare_gpu_cpu(r, pose, path, t, VS_UPLOAD_TEXTURE, 0,
+                            VS_SKIN_LINEAR, &st);
             /* CesiumMan's weights do not sum to 1: raw weights differ. */
-            compare_pose(r, pose, path, t, VS_UPLOAD_AUTO, VS_SKIN_RAW_WEIGHTS,
-                         compared);
+            compare_gpu_cpu(r, pose, path, t, VS_UPLOAD_AUTO,
+                            VS_SKIN_RAW_WEIGHTS, VS_SKIN_LINEAR, &st);
+            *compared += st.compared;
         }
     }
     vs_pose_free(pose);
