@@ -91,6 +91,44 @@ static void nearest_rotation(const float m[16], double sign, double q[4])
         q[i] = v[i][best] * s;
 }
 
+/* The quaternion of a rotation matrix (Shepperd 1978: divide by the
+ * largest of 4w^2, 4x^2, 4y^2, 4z^2, so no division by a small number),
+ * normalised, w >= 0. Only for matrices that passed is_rotation. */
+static void rotation_quaternion(const float m[16], double q[4])
+{
+    double m00 = M(m, 0, 0), m11 = M(m, 1, 1), m22 = M(m, 2, 2);
+    double trace = m00 + m11 + m22;
+    if (trace > 0.0) {
+        double s = 2.0 * sqrt(trace + 1.0);
+        q[3] = 0.25 * s;
+        q[0] = (M(m, 2, 1) - M(m, 1, 2)) / s;
+        q[1] = (M(m, 0, 2) - M(m, 2, 0)) / s;
+        q[2] = (M(m, 1, 0) - M(m, 0, 1)) / s;
+    } else if (m00 > m11 && m00 > m22) {
+        double s = 2.0 * sqrt(1.0 + m00 - m11 - m22);
+        q[3] = (M(m, 2, 1) - M(m, 1, 2)) / s;
+        q[0] = 0.25 * s;
+        q[1] = (M(m, 0, 1) + M(m, 1, 0)) / s;
+        q[2] = (M(m, 0, 2) + M(m, 2, 0)) / s;
+    } else if (m11 > m22) {
+        double s = 2.0 * sqrt(1.0 + m11 - m00 - m22);
+        q[3] = (M(m, 0, 2) - M(m, 2, 0)) / s;
+        q[0] = (M(m, 0, 1) + M(m, 1, 0)) / s;
+        q[1] = 0.25 * s;
+        q[2] = (M(m, 1, 2) + M(m, 2, 1)) / s;
+    } else {
+        double s = 2.0 * sqrt(1.0 + m22 - m00 - m11);
+        q[3] = (M(m, 1, 0) - M(m, 0, 1)) / s;
+        q[0] = (M(m, 0, 2) + M(m, 2, 0)) / s;
+        q[1] = (M(m, 1, 2) + M(m, 2, 1)) / s;
+        q[2] = 0.25 * s;
+    }
+    double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    double k = q[3] < 0.0 ? -1.0 / len : 1.0 / len;
+    for (int i = 0; i < 4; ++i)
+        q[i] *= k;
+}
+
 void dual_quat_rotation(const double q[4], double col[3][3])
 {
     double x = q[0], y = q[1], z = q[2], w = q[3];
@@ -131,7 +169,12 @@ void dual_quat_from_matrix(const float m[16], float out[20])
 {
     double det = det3(m);
     double q[4], rot[3][3];
-    nearest_rotation(m, det < 0.0 ? -1.0 : 1.0, q);
+    /* Rigid joints, the common case, skip the eigen solve. */
+    int rigid = is_rotation(m, det);
+    if (rigid)
+        rotation_quaternion(m, q);
+    else
+        nearest_rotation(m, det < 0.0 ? -1.0 : 1.0, q);
     dual_quat_rotation(q, rot);
 
     /* dual = 0.5 * (t, 0) * q, the translation applied after rotating. */
@@ -148,7 +191,6 @@ void dual_quat_from_matrix(const float m[16], float out[20])
     }
     /* S = R^T M, column c: row r = dot(R column r, M column c). Not
      * symmetrised: R S = M to rounding is what makes a lone joint exact. */
-    int rigid = is_rotation(m, det);
     for (int c = 0; c < 3; ++c) {
         for (int r = 0; r < 3; ++r) {
             double s = 0.0;

@@ -93,6 +93,32 @@ static void lone_joint_equals_its_matrix(void)
     }
 }
 
+/* Half turns about each axis and near-half turns about a diagonal: the
+ * rotation-to-quaternion cases where w is small and x, y or z leads. */
+static void half_turns_equal_their_matrix(void)
+{
+    const double axes[4][3] = {
+        {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.57735, 0.57735, 0.57735}};
+    const double angles[3] = {3.14159265358979, 3.1414, -3.1414};
+    const double t[3] = {0.5, -1, 2};
+    uint16_t joints[VERTS] = {0};
+    float weights[VERTS] = {1, 1, 1, 1, 1, 1, 1};
+    double worst = 0.0;
+    for (int a = 0; a < 4; ++a)
+        for (int k = 0; k < 3; ++k) {
+            float m[16];
+            fx_rigid(m, axes[a], angles[k], t);
+            outputs lin, dqs;
+            CHECK(run(VS_SKIN_LINEAR, m, NULL, 1, 1, joints, weights, 0,
+                      &lin) == VS_OK);
+            CHECK(run(VS_SKIN_DUAL_QUATERNION, m, NULL, 1, 1, joints, weights,
+                      0, &dqs) == VS_OK);
+            worst = fmax(worst, max_rel_diff(&dqs, &lin));
+        }
+    printf("half turns: max relative difference to the matrix %.3g\n", worst);
+    CHECK(worst <= 1e-5);
+}
+
 /* Rigid joints get S = I exactly; a scaled joint's S is R^T M and its dual
  * quaternion is a unit rotation. */
 static void conversion_layout(void)
@@ -280,6 +306,7 @@ static void validation(void)
 int main(void)
 {
     RUN(lone_joint_equals_its_matrix);
+    RUN(half_turns_equal_their_matrix);
     RUN(conversion_layout);
     RUN(half_rotation_keeps_length);
     RUN(antipodal_quaternions_agree);
