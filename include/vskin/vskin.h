@@ -436,6 +436,8 @@ bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
  *   - mirroring joints (det M < 0) take R nearest to -M; S = R^T M then holds
  *     the reflection (symmetric, negative determinant), so a joint alone
  *     still gives exactly J;
+ *   - where the nearest rotation is not unique (M = 0, or zero scale on two
+ *     axes) R = I, so joints scaled to zero blend as in linear skinning;
  *   - per vertex, with w_i the weights under the same rules as linear
  *     skinning (divided by their sum unless VS_SKIN_RAW_WEIGHTS; a sum that
  *     is not positive leaves the vertex as it is):

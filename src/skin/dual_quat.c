@@ -78,9 +78,12 @@ static void nearest_rotation(const float m[16], double sign, double q[4])
     k[1][3] = k[3][1] = m02 - m20;
     k[2][3] = k[3][2] = m10 - m01;
     jacobi4(k, v);
+    /* Ties go to the later index, so w (index 3) wins them: a zero M,
+     * or one scaled to zero on two axes, gets the identity rather than an
+     * arbitrary half turn, and blends like the linear path. */
     int best = 0;
     for (int i = 1; i < 4; ++i)
-        if (k[i][i] > k[best][best]) best = i;
+        if (k[i][i] >= k[best][best]) best = i;
     double len = 0.0;
     for (int i = 0; i < 4; ++i)
         len += v[i][best] * v[i][best];

@@ -274,6 +274,45 @@ static void weight_rules_match_linear(void)
     CHECK(dqs.p[0] == 0.0f && dqs.p[1] == 0.0f && dqs.p[2] == 0.0f);
 }
 
+/* A joint scaled to zero (a common way to hide geometry) blended half and
+ * half with the identity: R = I for it, so DQS gives 0.5 p + 0.5 t like
+ * linear blending, not a turn toward an arbitrary rotation. And a NaN
+ * joint with weight 0 changes nothing. */
+static void zero_scale_and_nan_joints(void)
+{
+    float m[48];
+    fx_identity(m);
+    fx_identity(m + 16);
+    fx_scale_after(m + 16, 0, 0, 0);
+    m[16 + 12] = 4.0f;
+    m[16 + 13] = -2.0f;
+    fx_identity(m + 32);
+    m[32 + 5] = NAN;
+    uint16_t joints[VERTS * 3];
+    float weights[VERTS * 3];
+    for (int v = 0; v < VERTS; ++v) {
+        joints[v * 3] = 0;
+        joints[v * 3 + 1] = 1;
+        joints[v * 3 + 2] = 2;
+        weights[v * 3] = weights[v * 3 + 1] = 0.5f;
+        weights[v * 3 + 2] = 0.0f;
+    }
+    outputs lin, dqs;
+    CHECK(run(VS_SKIN_DUAL_QUATERNION, m, NULL, 3, 3, joints, weights, 0,
+              &dqs) == VS_OK);
+    CHECK(run(VS_SKIN_LINEAR, m, NULL, 3, 3, joints, weights, 0, &lin) ==
+          VS_OK);
+    CHECK_NEAR(dqs.p[0], 0.5 * 1 + 2.0, 1e-6);
+    CHECK_NEAR(dqs.p[1], -1.0, 1e-6);
+    CHECK(max_rel_diff(&dqs, &lin) <= 1e-6);
+    /* With weight on the NaN joint the output is NaN, as linear: no crash,
+     * no hang. */
+    weights[2] = 1.0f;
+    CHECK(run(VS_SKIN_DUAL_QUATERNION, m, NULL, 3, 3, joints, weights, 0,
+              &dqs) == VS_OK);
+    CHECK(isnan(dqs.p[0]));
+}
+
 static void validation(void)
 {
     float m[16];
@@ -312,6 +351,7 @@ int main(void)
     RUN(antipodal_quaternions_agree);
     RUN(joint_sources_agree);
     RUN(weight_rules_match_linear);
+    RUN(zero_scale_and_nan_joints);
     RUN(validation);
     return test_summary();
 }
