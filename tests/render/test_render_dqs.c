@@ -2,8 +2,9 @@
  * with transform feedback) equals the CPU reference vs_pose_mesh_primitive
  * with .method = VS_SKIN_DUAL_QUATERNION, for SimpleSkin and every glTF 2.0
  * asset of the shared corpus, through both joint upload paths and with raw
- * weights; and pictures: a bent SimpleSkin looks different under DQS and
- * linear blending, its unbent first frame looks the same. */
+ * weights; pictures: a bent SimpleSkin looks different under DQS and
+ * linear blending, its unbent first frame looks the same; and the twisted
+ * cylinder keeps its middle radius on the GPU under DQS only. */
 #include "gpu_cpu_compare.h"
 
 static gpu_cpu_stats stats;
@@ -113,11 +114,98 @@ static void pictures_differ_only_when_bent(void)
     vs_asset_free(a);
 }
 
+/* tests/data/render/twist_cylinder.gltf (radius 0.5 along y, 17 rings of 24,
+ * middle ring at y = 2 with weights 1/2, 1/2) twisted 180 degrees at t = 2:
+ * on the GPU, the middle ring keeps its radius under DQS and collapses
+ * under linear blending, in the read-back positions and in the picture (the
+ * silhouette's width on the middle row against the projected radius). */
+static double middle_ring_radius(const float *p, int max)
+{
+    double best = max ? 0.0 : INFINITY;
+    for (int s = 0; s < 24; ++s) {
+        const float *q = p + (8 * 24 + s) * 3;
+        double r = hypot(q[0], q[2]);
+        best = max ? fmax(best, r) : fmin(best, r);
+    }
+    return best;
+}
+
+static int row_width(const uint8_t *rgba, int w, int row)
+{
+    int first = -1, last = -1;
+    for (int x = 0; x < w; ++x) {
+        const uint8_t *px = rgba + ((size_t)row * w + x) * 4;
+        /* The background is grey (51); the lit cylinder is brighter. */
+        if (px[0] > 80) {
+            if (first < 0) first = x;
+            last = x;
+        }
+    }
+    return first < 0 ? 0 : last - first + 1;
+}
+
+static void twisted_cylinder_on_gpu(void)
+{
+    vs_asset *a = NULL;
+    vs_error e = {0};
+    CHECK_MSG(vs_asset_load_file(VS_TEST_DATA "/render/twist_cylinder.gltf",
+                                 NULL, &a, &e) == VS_OK,
+              "%s", e.message);
+    vs_renderer *r = a ? open_renderer_or_skip(a) : NULL;
+    vs_pose *pose = NULL;
+    CHECK(r && vs_pose_create(a, &pose, &e) == VS_OK);
+    if (!r || !pose || !pose_at(pose, 0, 2.0f)) {
+        vs_pose_free(pose);
+        vs_renderer_destroy(r);
+        vs_asset_free(a);
+        return;
+    }
+    static float lin[408 * 3], dq[408 * 3];
+    CHECK(vs_renderer_capture_skinned_method(r, pose, 0, 0, VS_UPLOAD_AUTO, 0,
+                                             VS_SKIN_LINEAR, lin, NULL,
+                                             &e) == VS_OK);
+    CHECK(vs_renderer_capture_skinned_method(r, pose, 0, 0, VS_UPLOAD_AUTO, 0,
+                                             VS_SKIN_DUAL_QUATERNION, dq, NULL,
+                                             &e) == VS_OK);
+    double lin_max = middle_ring_radius(lin, 1);
+    double dq_min = middle_ring_radius(dq, 0),
+           dq_max = middle_ring_radius(dq, 1);
+    printf("GPU middle ring radius / original: linear <= %.4f, DQS "
+           "%.4f..%.4f\n",
+           lin_max / 0.5, dq_min / 0.5, dq_max / 0.5);
+    CHECK(lin_max < 0.1 * 0.5);
+    CHECK(dq_min >= 0.98 * 0.5 && dq_max <= 1.02 * 0.5);
+
+    /* Side view, orthographic: 5 world units over H pixels, the middle ring
+     * (y = 2) on the middle of the picture. */
+    enum { W = 100, H = 100 };
+    static uint8_t lin_px[W * H * 4], dq_px[W * H * 4];
+    const vs_camera cam = {.eye = {0, 2, 10},
+                           .target = {0, 2, 0},
+                           .orthographic = true,
+                           .ortho_height = 5};
+    vs_render_desc d = {.width = W, .height = H, .camera = &cam};
+    CHECK(vs_render_pose(r, pose, &d, lin_px, &e) == VS_OK);
+    d.method = VS_SKIN_DUAL_QUATERNION;
+    CHECK(vs_render_pose(r, pose, &d, dq_px, &e) == VS_OK);
+    double expected = 2.0 * dq_max * H / 5.0; /* projected CPU-side width */
+    int lin_w = row_width(lin_px, W, H / 2), dq_w = row_width(dq_px, W, H / 2);
+    printf("middle row silhouette: linear %d px, DQS %d px, DQS radius "
+           "projected %.1f px\n",
+           lin_w, dq_w, expected);
+    CHECK(fabs(dq_w - expected) <= 2.0);
+    CHECK(lin_w <= 0.1 * expected + 1.0);
+    vs_pose_free(pose);
+    vs_renderer_destroy(r);
+    vs_asset_free(a);
+}
+
 int main(void)
 {
     RUN(gpu_dqs_matches_cpu_simpleskin);
     RUN(gpu_dqs_matches_cpu_corpus);
     RUN(pictures_differ_only_when_bent);
+    RUN(twisted_cylinder_on_gpu);
     printf("largest GPU - CPU difference: positions %.3g of the model size, "
            "normals %.3g\n",
            stats.worst_position, stats.worst_normal);
