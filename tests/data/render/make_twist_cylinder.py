@@ -27,8 +27,12 @@ for r in range(RINGS):
         a = 2.0 * math.pi * s / SIDES
         positions += [RADIUS * math.cos(a), y, RADIUS * math.sin(a)]
         normals += [math.cos(a), 0.0, math.sin(a)]
-        joints += [0, 1, 0, 0]
-        weights += [1.0 - w, w, 0.0, 0.0]
+        # Only influences with weight; unused slots are joint 0, weight 0
+        # (glTF-Validator: ACCESSOR_JOINTS_USED_ZERO_WEIGHT otherwise).
+        used = [(j, x) for j, x in ((0, 1.0 - w), (1, w)) if x > 0.0]
+        used += [(0, 0.0)] * (4 - len(used))
+        joints += [j for j, _ in used]
+        weights += [x for _, x in used]
 for r in range(RINGS - 1):
     for s in range(SIDES):
         a, b = r * SIDES + s, r * SIDES + (s + 1) % SIDES
