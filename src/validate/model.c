@@ -21,12 +21,12 @@
  * from the identity that still counts as "the same pose". */
 #define POSE_TOLERANCE 1e-3f
 
-/* glTF 2.0 requires normalized weights (§3.7.3.3); glTF 1.0 and COLLADA
- * only expect them and runtimes divide by the sum, so there it is a
- * warning. */
+/* glTF 2.0 requires normalized weights and distinct joints per vertex
+ * (§3.7.3.3); glTF 1.0 and COLLADA only expect them and runtimes divide by
+ * the sum and add repeated joints up, so there they are warnings (sev). */
 static void check_primitive(vd_report *r, const vd_options *opt,
                             const vs_primitive *p, const char *pp,
-                            vs_severity sum_severity)
+                            vs_severity sev)
 {
     uint32_t n = p->influence_count, neg = 0, sum = 0, many = 0, dup = 0,
              zero = 0, first_sum = 0, most = 0;
@@ -62,7 +62,7 @@ static void check_primitive(vd_report *r, const vd_options *opt,
         vd_issue(r, ERR, "ACCESSOR_WEIGHTS_NEGATIVE", q,
                  "%u vertices have a negative weight", neg);
     if (sum)
-        vd_issue(r, sum_severity, "ACCESSOR_WEIGHTS_NON_NORMALIZED", q,
+        vd_issue(r, sev, "ACCESSOR_WEIGHTS_NON_NORMALIZED", q,
                  "%u vertices (first %u) have weights that do not sum to 1",
                  sum, first_sum);
     if (many)
@@ -71,7 +71,7 @@ static void check_primitive(vd_report *r, const vd_options *opt,
                  many, opt->max_influences, most);
     snprintf(q, sizeof q, "%s/joints", pp);
     if (dup)
-        vd_issue(r, ERR, "ACCESSOR_JOINTS_INDEX_DUPLICATE", q,
+        vd_issue(r, sev, "ACCESSOR_JOINTS_INDEX_DUPLICATE", q,
                  "%u vertices name the same joint twice", dup);
     if (zero)
         vd_issue(r, WARN, "ACCESSOR_JOINTS_USED_ZERO_WEIGHT", q,
@@ -193,8 +193,13 @@ void vd_check_model(vd_report *r, const vd_options *opt, const vs_asset *a,
             if (root_of(a, skin->joints[j]) != root) {
                 char p[64];
                 snprintf(p, sizeof p, "/skins/%u/joints", s);
-                vd_issue(r, ERR, "SKIN_NO_COMMON_ROOT", p,
-                         "joints %u and 0 have different roots", j);
+                /* COLLADA allows several <skeleton> roots (and its
+                 * joint -1 is the mesh node); glTF 2.0 does not, so a
+                 * converted file would fail validation. */
+                vd_issue(r, WARN, "SKIN_NO_COMMON_ROOT", p,
+                         "joints %u and 0 have different roots (glTF 2.0 "
+                         "requires one common root)",
+                         j);
                 break;
             }
     }
