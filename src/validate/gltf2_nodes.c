@@ -255,6 +255,10 @@ static void check_node(vd_doc *d, uint32_t i, const cJSON *n)
         vd_issue(d->r, WARN, "NODE_SKINNED_MESH_LOCAL_TRANSFORMS", p,
                  "the transform of a skinned mesh node is ignored "
                  "(glTF 2.0 §3.7.3.3)");
+    if (d->parent[i] >= 0)
+        vd_issue(d->r, VS_SEVERITY_HINT, "NODE_SKINNED_MESH_NON_ROOT", p,
+                 "a skinned mesh node need not have a parent: parent "
+                 "transforms do not affect it");
     for (int32_t a = d->in_loop[i] ? -1 : d->parent[i]; a >= 0;
          a = d->in_loop[a] ? -1 : d->parent[a])
         if (vd_node_has_transform(vd_item(d->nodes, d->node_count, a))) {

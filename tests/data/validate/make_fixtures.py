@@ -87,7 +87,7 @@ def variant(name, **changes):
 
 
 def no_common_root(d):
-    d["nodes"][1]["children"] = []
+    del d["nodes"][1]["children"]
     d["scenes"][0]["nodes"] = [0, 1, 2]
 
 
@@ -133,3 +133,69 @@ variant("skinned_parent_transform", edit=parent_transform)
 variant("joints_outside_scene", edit=joints_outside_scene)
 variant("anim_times_non_increasing", times=[0, 1, 1],
         rotations=BASE["rotations"] + [0, 0, 0.7071068, 0.7071068])
+
+
+def reweight_source():
+    """Six joints (a root and five children, each animated) and vertices
+    with up to six influences over JOINTS_0/1 and WEIGHTS_0/1, for
+    tests/validate/test_reweight.c."""
+    positions = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]
+    joints = [[0, 1, 2, 3, 4, 5, 0, 0],  # 6 influences
+              [0, 0, 0, 0, 0, 0, 0, 0],  # 1
+              [2, 3, 0, 0, 0, 0, 0, 0],  # a tie
+              [5, 4, 0, 0, 0, 0, 0, 0]]
+    weights = [[0.4, 0.3, 0.1, 0.1, 0.06, 0.04, 0, 0],
+               [1, 0, 0, 0, 0, 0, 0, 0],
+               [0.5, 0.5, 0, 0, 0, 0, 0, 0],
+               [0.7, 0.3, 0, 0, 0, 0, 0, 0]]
+    doc = build(positions=positions,
+                joints=[j for v in joints for j in v[:4]],
+                weights=[w for v in weights for w in v[:4]],
+                ibms=mat_translate(0, 0, 0) * 6, times=[0, 1],
+                rotations=[0, 0, 0, 1, 0, 0, 0.7071068, 0.7071068])
+    # A second set: append to the buffer, re-encode.
+    raw = base64.b64decode(doc["buffers"][0]["uri"].split(',', 1)[1])
+    j1 = struct.pack('<16B', *[j for v in joints for j in v[4:]])
+    w1 = struct.pack('<16f', *[w for v in weights for w in v[4:]])
+    for blob, ctype in ((j1, 5121), (w1, 5126)):
+        doc["bufferViews"].append({"buffer": 0, "byteOffset": len(raw),
+                                   "byteLength": len(blob), "target": 34962})
+        doc["accessors"].append({"bufferView": len(doc["bufferViews"]) - 1,
+                                 "componentType": ctype, "count": 4,
+                                 "type": "VEC4"})
+        raw += blob
+    # Four vertices: points, so that no drawing-mode rule applies.
+    doc["meshes"][0]["primitives"][0]["mode"] = 0
+    attrs = doc["meshes"][0]["primitives"][0]["attributes"]
+    attrs["JOINTS_1"] = len(doc["accessors"]) - 2
+    attrs["WEIGHTS_1"] = len(doc["accessors"]) - 1
+    doc["buffers"][0] = {"byteLength": len(raw),
+                         "uri": "data:application/octet-stream;base64," +
+                                base64.b64encode(raw).decode()}
+    doc["nodes"] = [{"mesh": 0, "skin": 0, "name": "skinned"},
+                    {"name": "root", "children": [2, 3, 4, 5, 6]}] + \
+                   [{"name": "bone%d" % i, "translation": [i * 0.2, 0, 0]}
+                    for i in range(1, 6)]
+    doc["skins"] = [{"joints": [1, 2, 3, 4, 5, 6],
+                     "inverseBindMatrices": doc["skins"][0]["inverseBindMatrices"]}]
+    # IBMs: inverse of each joint's rest world (translation only).
+    ibm = doc["accessors"][doc["skins"][0]["inverseBindMatrices"]]
+    view = doc["bufferViews"][ibm["bufferView"]]
+    mats = mat_translate(0, 0, 0)
+    for i in range(1, 6):
+        mats += mat_translate(-i * 0.2, 0, 0)
+    raw = raw[:view["byteOffset"]] + struct.pack('<96f', *mats) + \
+          raw[view["byteOffset"] + 384:]
+    doc["buffers"][0]["uri"] = ("data:application/octet-stream;base64," +
+                                base64.b64encode(raw).decode())
+    chans, samplers = [], []
+    for i in range(2, 7):
+        chans.append({"sampler": 0, "target": {"node": i, "path": "rotation"}})
+    doc["animations"] = [{"name": "bend", "samplers": [doc["animations"][0]["samplers"][0]],
+                          "channels": chans}]
+    with open(os.path.join(HERE, 'reweight_source.gltf'), 'w') as f:
+        json.dump(doc, f, indent=1)
+        f.write('\n')
+
+
+reweight_source()
