@@ -241,6 +241,7 @@ void vd_doc_close(vd_doc *d)
     free(d->accessors);
     free(d->parent);
     free(d->in_loop);
+    free(d->roots);
     free(d->child_start);
     free(d->child);
     cJSON_Delete(d->root);

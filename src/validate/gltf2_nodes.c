@@ -120,14 +120,34 @@ static bool find_loops(vd_doc *d)
     return ok;
 }
 
+/* Every node's topmost ancestor, once, in linear time: walk up to a node
+ * whose root is known (or a root, or a loop), then write the answer along
+ * the path. */
+static bool find_roots(vd_doc *d)
+{
+    uint32_t n = d->node_count;
+    d->roots = malloc((n ? n : 1) * sizeof *d->roots);
+    if (!d->roots) return false;
+    for (uint32_t i = 0; i < n; ++i) d->roots[i] = -2; /* unknown */
+    for (uint32_t i = 0; i < n; ++i) {
+        int64_t a = i, answer;
+        while (d->roots[a] == -2 && !d->in_loop[a] && d->parent[a] >= 0)
+            a = d->parent[a];
+        if (d->roots[a] != -2) answer = d->roots[a];
+        else answer = d->in_loop[a] ? -1 : a;
+        for (int64_t b = i; d->roots[b] == -2;) {
+            d->roots[b] = answer;
+            if (d->in_loop[b] || d->parent[b] < 0) break;
+            b = d->parent[b];
+        }
+    }
+    return true;
+}
+
 int64_t vd_root_of(const vd_doc *d, int64_t i)
 {
-    if (!d->parent || i < 0 || i >= d->node_count || d->in_loop[i]) return -1;
-    for (uint32_t steps = 0; d->parent[i] >= 0; ++steps) {
-        i = d->parent[i];
-        if (d->in_loop[i] || steps > d->node_count) return -1;
-    }
-    return i;
+    if (!d->roots || i < 0 || i >= d->node_count) return -1;
+    return d->roots[i];
 }
 
 bool vd_is_ancestor_or_self(const vd_doc *d, int64_t b, int64_t a)
@@ -305,7 +325,7 @@ static void check_scenes(vd_doc *d, uint32_t i, const cJSON *n)
 
 void vd_check_nodes(vd_doc *d)
 {
-    if (!build_children(d) || !find_loops(d)) {
+    if (!build_children(d) || !find_loops(d) || !find_roots(d)) {
         d->r->oom = true;
         return;
     }

@@ -94,6 +94,7 @@ typedef struct vd_doc {
      * is on a cycle (ancestor walks stop at those). */
     int32_t *parent;
     bool *in_loop;
+    int64_t *roots; /* topmost ancestor, -1 on or below a loop */
     uint32_t *child_start; /* node_count + 1 */
     uint32_t *child;
 } vd_doc;
