@@ -176,7 +176,8 @@ int cmd_reweight(int argc, char **argv)
     int status = parse(argc, argv, &a);
     if (status >= 0) return status;
     char *bin = NULL;
-    if (!a.embed && !gltf2_path_is_glb(a.out) && !(bin = gltf2_bin_path(a.out))) {
+    if (!a.embed && !gltf2_path_is_glb(a.out) &&
+        !(bin = gltf2_bin_path(a.out))) {
         cli_error("reweight", "out of memory");
         return 1;
     }

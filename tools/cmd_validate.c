@@ -45,9 +45,9 @@ static void print_text(const vs_validation_report *r)
                vs_severity_string(is->severity), is->code,
                is->pointer[0] ? is->pointer : "/", is->message);
     }
-    printf("%s: %u errors, %u warnings, %u infos, %u hints%s\n",
-           r->source_name, r->counts[0], r->counts[1], r->counts[2],
-           r->counts[3], r->loaded ? "" : " (vskin cannot load it)");
+    printf("%s: %u errors, %u warnings, %u infos, %u hints%s\n", r->source_name,
+           r->counts[0], r->counts[1], r->counts[2], r->counts[3],
+           r->loaded ? "" : " (vskin cannot load it)");
 }
 
 static bool print_json(const vs_validation_report *r)
@@ -97,7 +97,8 @@ int cmd_validate(int argc, char **argv)
         } else if (strcmp(arg, "--strict") == 0) {
             strict = true;
         } else if (strcmp(arg, "--max-influences") == 0) {
-            if (i + 1 >= argc || !parse_count(argv[i + 1], &opts.max_influences)) {
+            if (i + 1 >= argc ||
+                !parse_count(argv[i + 1], &opts.max_influences)) {
                 cli_error("validate", "--max-influences needs a number 1..255");
                 return 2;
             }

@@ -97,7 +97,8 @@ vs_result vs_max_position_error(const vs_asset *a, const vs_asset *b,
         if (!(frames >= 0)) frames = 0;
         if (frames > MAX_FRAMES) frames = MAX_FRAMES;
         for (uint32_t f = 0; r == VS_OK && f <= (uint32_t)frames; ++f) {
-            double t = frames > 0 ? clip->start + len * f / frames : clip->start;
+            double t =
+                frames > 0 ? clip->start + len * f / frames : clip->start;
             /* f / rate from the start, the last frame exactly at the end. */
             if (frames > 0 && frames < MAX_FRAMES && f < (uint32_t)frames)
                 t = clip->start + f / (double)rate_hz;

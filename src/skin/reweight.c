@@ -32,7 +32,8 @@ static void reweight_vertex(const uint16_t *j, const float *w, uint32_t n,
             if (w[k] > st->max_dropped_weight) st->max_dropped_weight = w[k];
         }
     if (normalize && sum > 0)
-        for (uint32_t k = 0; k < kept; ++k) ow[k] /= sum;
+        for (uint32_t k = 0; k < kept; ++k)
+            ow[k] /= sum;
     for (uint32_t k = kept; k < out_n; ++k) {
         oj[k] = 0;
         ow[k] = 0;
@@ -53,8 +54,8 @@ static vs_result reweight_primitive(vs_asset *out, const vs_primitive *in,
     uint32_t n = in->influence_count;
     uint32_t out_n = (keep + 3) / 4 * 4;
     if (out_n > n) out_n = n;
-    uint16_t *j = asset_calloc(out, (size_t)in->vertex_count * out_n,
-                               sizeof *j, error, "reweighted joints");
+    uint16_t *j = asset_calloc(out, (size_t)in->vertex_count * out_n, sizeof *j,
+                               error, "reweighted joints");
     float *w = asset_calloc(out, (size_t)in->vertex_count * out_n, sizeof *w,
                             error, "reweighted weights");
     if (!j || !w) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
@@ -104,10 +105,10 @@ vs_result vs_asset_reweight(const vs_asset *source,
         const vs_mesh *in = &source->meshes[m];
         meshes[m] = *in;
         vs_primitive *prims =
-            in->primitive_count ? asset_calloc(out, in->primitive_count,
-                                               sizeof *prims, error,
-                                               "primitives")
-                                : NULL;
+            in->primitive_count
+                ? asset_calloc(out, in->primitive_count, sizeof *prims, error,
+                               "primitives")
+                : NULL;
         if (in->primitive_count && !prims) {
             r = error->code;
             break;
@@ -122,8 +123,8 @@ vs_result vs_asset_reweight(const vs_asset *source,
                 break;
             }
             r = reweight_primitive(out, &in->primitives[p], &prims[p],
-                                   options->max_influences,
-                                   options->normalize, &st, error);
+                                   options->max_influences, options->normalize,
+                                   &st, error);
         }
         meshes[m].primitives = prims;
     }

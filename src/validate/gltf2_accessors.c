@@ -79,10 +79,9 @@ static void check_bound(vd_doc *d, uint32_t i, const cJSON *j, const float *v,
                         bool is_min)
 {
     const vd_accessor *a = &d->accessors[i];
-    const cJSON *decl = cJSON_GetObjectItemCaseSensitive(j, is_min ? "min"
-                                                                   : "max");
-    if (!cJSON_IsArray(decl) ||
-        cJSON_GetArraySize(decl) != (int)a->components)
+    const cJSON *decl =
+        cJSON_GetObjectItemCaseSensitive(j, is_min ? "min" : "max");
+    if (!cJSON_IsArray(decl) || cJSON_GetArraySize(decl) != (int)a->components)
         return;
     uint32_t c = 0;
     const cJSON *e;
@@ -115,8 +114,8 @@ static void check_bound(vd_doc *d, uint32_t i, const cJSON *j, const float *v,
                      is_min ? "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND"
                             : "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND",
                      p, "%u element(s) %s the declared %s %g", outside,
-                     is_min ? "below" : "above",
-                     is_min ? "minimum" : "maximum", (double)bound);
+                     is_min ? "below" : "above", is_min ? "minimum" : "maximum",
+                     (double)bound);
         ++c;
     }
 }

@@ -53,13 +53,15 @@ static void check_input(vd_doc *d, const char *sp, const cJSON *sampler)
     if (!a->ok) return;
     if (a->components != 1 || a->component_type != GLTF_FLOAT) {
         vd_issue(d->r, ERR, "ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT",
-                 p, "sampler input must be SCALAR FLOAT, not %s of "
+                 p,
+                 "sampler input must be SCALAR FLOAT, not %s of "
                  "componentType %u",
                  a->type, a->component_type);
         return;
     }
-    const cJSON *acc = vd_item(cJSON_GetObjectItemCaseSensitive(d->root, "accessors"),
-                               d->accessor_count, in);
+    const cJSON *acc =
+        vd_item(cJSON_GetObjectItemCaseSensitive(d->root, "accessors"),
+                d->accessor_count, in);
     if (!cJSON_GetObjectItemCaseSensitive(acc, "min") ||
         !cJSON_GetObjectItemCaseSensitive(acc, "max"))
         vd_issue(d->r, ERR, "ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS",
@@ -77,8 +79,8 @@ static void check_input(vd_doc *d, const char *sp, const cJSON *sampler)
         if (!(t[k] > t[k - 1]) && bad++ == 0) first = k;
     if (bad)
         vd_issue(d->r, ERR, "ACCESSOR_ANIMATION_INPUT_NON_INCREASING", p,
-                 "%u key times (first at %u: %g after %g) do not increase",
-                 bad, first, (double)t[first], (double)t[first - 1]);
+                 "%u key times (first at %u: %g after %g) do not increase", bad,
+                 first, (double)t[first], (double)t[first - 1]);
     free(t);
 }
 
@@ -98,9 +100,12 @@ static bool output_format_ok(const vd_accessor *o, int path)
                 o->component_type != GLTF_UNSIGNED_INT;
     switch (path) {
     case P_T:
-    case P_S: return o->components == 3 && !o->is_matrix && fl;
-    case P_R: return o->components == 4 && !o->is_matrix && (fl || nint);
-    case P_W: return o->components == 1 && (fl || nint);
+    case P_S:
+        return o->components == 3 && !o->is_matrix && fl;
+    case P_R:
+        return o->components == 4 && !o->is_matrix && (fl || nint);
+    case P_W:
+        return o->components == 1 && (fl || nint);
     }
     return true;
 }
@@ -118,7 +123,8 @@ static void check_output(vd_doc *d, const char *cp, const cJSON *sampler,
     vd_join(p, sizeof p, cp, "/sampler");
     if (!output_format_ok(o, path)) {
         vd_issue(d->r, ERR, "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
-                 p, "output accessor %s of componentType %u does not fit the "
+                 p,
+                 "output accessor %s of componentType %u does not fit the "
                  "target path",
                  o->type, o->component_type);
         return;
@@ -128,8 +134,8 @@ static void check_output(vd_doc *d, const char *cp, const cJSON *sampler,
     uint64_t expected = per_key * d->accessors[in].count;
     if (per_key && o->count != expected)
         vd_issue(d->r, ERR, "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT",
-                 p, "output accessor has %u elements, %llu expected",
-                 o->count, (unsigned long long)expected);
+                 p, "output accessor has %u elements, %llu expected", o->count,
+                 (unsigned long long)expected);
     if (path != P_R) return;
     float *q = vd_accessor_floats(d, out, false);
     if (!q) return;
@@ -137,13 +143,15 @@ static void check_output(vd_doc *d, const char *cp, const cJSON *sampler,
     for (uint32_t k = 0; k < o->count; ++k) {
         if (per_key == 3 && k % 3 != 1) continue; /* tangents: any length */
         const float *e = q + (size_t)k * 4;
-        float len = sqrtf(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3]);
+        float len =
+            sqrtf(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3]);
         if (!(fabsf(len - 1) <= UNIT_TOLERANCE) && bad++ == 0) first = k;
     }
     if (bad)
         vd_issue(d->r, ERR,
                  "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION",
-                 p, "%u rotation keys (first element %u) are not unit "
+                 p,
+                 "%u rotation keys (first element %u) are not unit "
                  "quaternions",
                  bad, first);
     free(q);
@@ -162,8 +170,7 @@ static int key_cmp(const void *a, const void *b)
 }
 
 static void check_channel(vd_doc *d, const char *cp, const cJSON *ch,
-                          const cJSON *samplers, uint32_t sampler_count,
-                          key *k)
+                          const cJSON *samplers, uint32_t sampler_count, key *k)
 {
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(ch, "target");
     int path = path_of(target);
@@ -178,7 +185,8 @@ static void check_channel(vd_doc *d, const char *cp, const cJSON *ch,
                  "a channel cannot target the TRS of a node with a matrix");
     if (path == P_W && node_targets(d, node) == 0)
         vd_issue(d->r, ERR, "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
-                 p, "weights are animated but the node's mesh has no morph "
+                 p,
+                 "weights are animated but the node's mesh has no morph "
                  "targets");
     if (path != P_W && vd_int(node, "skin") >= 0 &&
         vd_mesh_skinned(d, vd_int(node, "mesh"))) {
@@ -196,8 +204,10 @@ static void check_animation(vd_doc *d, uint32_t a, const cJSON *anim)
 {
     const cJSON *samplers = cJSON_GetObjectItemCaseSensitive(anim, "samplers");
     const cJSON *channels = cJSON_GetObjectItemCaseSensitive(anim, "channels");
-    uint32_t ns = cJSON_IsArray(samplers) ? (uint32_t)cJSON_GetArraySize(samplers) : 0;
-    uint32_t nc = cJSON_IsArray(channels) ? (uint32_t)cJSON_GetArraySize(channels) : 0;
+    uint32_t ns =
+        cJSON_IsArray(samplers) ? (uint32_t)cJSON_GetArraySize(samplers) : 0;
+    uint32_t nc =
+        cJSON_IsArray(channels) ? (uint32_t)cJSON_GetArraySize(channels) : 0;
     char p[128];
     uint32_t i = 0;
     const cJSON *e;

@@ -110,8 +110,7 @@ static void load_views(vd_doc *d)
         out->size = (size_t)length;
         out->offset = (size_t)offset;
         const gltf_bytes *b = &d->buffers[buffer];
-        if (!b->data || (uint64_t)offset + (uint64_t)length > b->size)
-            continue;
+        if (!b->data || (uint64_t)offset + (uint64_t)length > b->size) continue;
         out->ok = true;
         out->data = b->data + offset;
     }
@@ -167,7 +166,8 @@ static void load_accessors(vd_doc *d)
         vd_accessor *a = &d->accessors[i++];
         const cJSON *type = cJSON_GetObjectItemCaseSensitive(j, "type");
         int64_t ct = vd_int(j, "componentType"), count = vd_int(j, "count"),
-                view = vd_int(j, "bufferView"), offset = vd_int(j, "byteOffset");
+                view = vd_int(j, "bufferView"),
+                offset = vd_int(j, "byteOffset");
         a->view = view >= 0 && view < d->view_count ? (int32_t)view : -1;
         a->offset = offset >= 0 ? (uint64_t)offset : 0;
         a->normalized =
@@ -175,8 +175,7 @@ static void load_accessors(vd_doc *d)
         a->sparse = cJSON_GetObjectItemCaseSensitive(j, "sparse") != NULL;
         a->type = cJSON_IsString(type) ? type->valuestring : "";
         a->components = type_components(a->type, &a->is_matrix);
-        if (!a->components || !gltf_component_size((uint32_t)ct) ||
-            count < 1)
+        if (!a->components || !gltf_component_size((uint32_t)ct) || count < 1)
             continue;
         a->component_type = (uint32_t)ct;
         a->count = (uint32_t)count;
@@ -235,7 +234,8 @@ bool vd_doc_open(vd_doc *d, const uint8_t *data, size_t size,
 
 void vd_doc_close(vd_doc *d)
 {
-    for (uint32_t i = 0; i < d->buffer_count; ++i) free(d->buffers[i].data);
+    for (uint32_t i = 0; i < d->buffer_count; ++i)
+        free(d->buffers[i].data);
     free(d->buffers);
     free(d->views);
     free(d->accessors);

@@ -171,8 +171,10 @@ static void check_indices(vd_doc *d, const cJSON *prim, const char *pp,
                                                                 : 4294967295.0;
     tally oob = {0}, rs = {0};
     for (uint32_t k = 0; k < a->count; ++k) {
-        if ((double)ix[k] >= restart) hit(&rs, k);
-        else if (vertices >= 0 && ix[k] >= (float)vertices) hit(&oob, k);
+        if ((double)ix[k] >= restart)
+            hit(&rs, k);
+        else if (vertices >= 0 && ix[k] >= (float)vertices)
+            hit(&oob, k);
     }
     char p[160];
     snprintf(p, sizeof p, "%s/indices", pp);
@@ -215,15 +217,15 @@ static void check_vectors(vd_doc *d, const cJSON *attrs, const char *ap)
             } else if (n >= 3) {
                 float len = sqrtf(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
                 if (!(fabsf(len - 1) <= UNIT_TOLERANCE)) hit(&bad, k);
-                if (tangent && n == 4 && e[3] != 1 && e[3] != -1)
-                    hit(&sign, k);
+                if (tangent && n == 4 && e[3] != 1 && e[3] != -1) hit(&sign, k);
             }
         }
         char p[160];
         snprintf(p, sizeof p, "%s/%s", ap, name);
         if (bad.count)
             vd_issue(d->r, ERR,
-                     color ? "ACCESSOR_NON_CLAMPED" : "ACCESSOR_VECTOR3_NON_UNIT",
+                     color ? "ACCESSOR_NON_CLAMPED"
+                           : "ACCESSOR_VECTOR3_NON_UNIT",
                      p, "%u elements (first %u) are %s", bad.count, bad.first,
                      color ? "outside 0..1" : "not of unit length");
         if (sign.count)
@@ -255,10 +257,10 @@ void vd_check_meshes(vd_doc *d)
                 cJSON_GetObjectItemCaseSensitive(prim, "attributes");
             if (cJSON_IsObject(attrs)) {
                 int64_t pos = vd_int(attrs, "POSITION");
-                int64_t vertices = pos >= 0 && pos < d->accessor_count &&
-                                           d->accessors[pos].ok
-                                       ? (int64_t)d->accessors[pos].count
-                                       : -1;
+                int64_t vertices =
+                    pos >= 0 && pos < d->accessor_count && d->accessors[pos].ok
+                        ? (int64_t)d->accessors[pos].count
+                        : -1;
                 check_influences(d, m, ap, attrs);
                 check_indices(d, prim, pp, vertices);
                 check_vectors(d, attrs, ap);

@@ -20,7 +20,8 @@ static bool build_children(vd_doc *d)
     d->in_loop = calloc(n ? n : 1, sizeof *d->in_loop);
     d->child_start = calloc(n + 1, sizeof *d->child_start);
     if (!d->parent || !d->in_loop || !d->child_start) return false;
-    for (uint32_t i = 0; i < n; ++i) d->parent[i] = -1;
+    for (uint32_t i = 0; i < n; ++i)
+        d->parent[i] = -1;
     const cJSON *node, *c;
     uint32_t i = 0;
     cJSON_ArrayForEach(node, d->nodes)
@@ -40,8 +41,8 @@ static bool build_children(vd_doc *d)
         cJSON_ArrayForEach(c, kids)
         {
             double v = cJSON_IsNumber(c) ? c->valuedouble : -1;
-            uint32_t child = v >= 0 && v < n && v == floor(v) ? (uint32_t)v
-                                                               : UINT32_MAX;
+            uint32_t child =
+                v >= 0 && v < n && v == floor(v) ? (uint32_t)v : UINT32_MAX;
             d->child[at + k] = child;
             if (child != UINT32_MAX) {
                 if (d->parent[child] >= 0) {
@@ -73,7 +74,8 @@ static bool find_loops(vd_doc *d)
     bool *on = calloc(n, sizeof *on);
     bool ok = index && low && stack && call && edge && on;
     uint32_t next = 1, sp = 0;
-    for (uint32_t i = 0; ok && i < n; ++i) index[i] = 0;
+    for (uint32_t i = 0; ok && i < n; ++i)
+        index[i] = 0;
     for (uint32_t s = 0; ok && s < n; ++s) {
         if (index[s]) continue;
         uint32_t cp = 0;
@@ -108,7 +110,8 @@ static bool find_loops(vd_doc *d)
                 ++size;
             } while (stack[sp] != v);
             if (size > 1)
-                for (uint32_t k = sp; k < top; ++k) d->in_loop[stack[k]] = true;
+                for (uint32_t k = sp; k < top; ++k)
+                    d->in_loop[stack[k]] = true;
         }
     }
     free(index);
@@ -128,13 +131,16 @@ static bool find_roots(vd_doc *d)
     uint32_t n = d->node_count;
     d->roots = malloc((n ? n : 1) * sizeof *d->roots);
     if (!d->roots) return false;
-    for (uint32_t i = 0; i < n; ++i) d->roots[i] = -2; /* unknown */
+    for (uint32_t i = 0; i < n; ++i)
+        d->roots[i] = -2; /* unknown */
     for (uint32_t i = 0; i < n; ++i) {
         int64_t a = i, answer;
         while (d->roots[a] == -2 && !d->in_loop[a] && d->parent[a] >= 0)
             a = d->parent[a];
-        if (d->roots[a] != -2) answer = d->roots[a];
-        else answer = d->in_loop[a] ? -1 : a;
+        if (d->roots[a] != -2)
+            answer = d->roots[a];
+        else
+            answer = d->in_loop[a] ? -1 : a;
         for (int64_t b = i; d->roots[b] == -2;) {
             d->roots[b] = answer;
             if (d->in_loop[b] || d->parent[b] < 0) break;
@@ -169,7 +175,8 @@ bool vd_mesh_skinned(const vd_doc *d, int64_t m)
     if (!cJSON_IsArray(prims)) return false;
     cJSON_ArrayForEach(prim, prims)
     {
-        const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
+        const cJSON *attrs =
+            cJSON_GetObjectItemCaseSensitive(prim, "attributes");
         if (cJSON_GetObjectItemCaseSensitive(attrs, "JOINTS_0")) return true;
     }
     return false;
@@ -189,10 +196,13 @@ static bool all_equal(const cJSON *arr, const float *def, int n)
 
 bool vd_node_has_transform(const cJSON *n)
 {
-    static const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    static const float t0[3] = {0, 0, 0}, r0[4] = {0, 0, 0, 1}, s1[3] = {1, 1, 1};
+    static const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0,
+                                 0, 0, 1, 0, 0, 0, 0, 1};
+    static const float t0[3] = {0, 0, 0}, r0[4] = {0, 0, 0, 1},
+                       s1[3] = {1, 1, 1};
     return !all_equal(cJSON_GetObjectItemCaseSensitive(n, "matrix"), id, 16) ||
-           !all_equal(cJSON_GetObjectItemCaseSensitive(n, "translation"), t0, 3) ||
+           !all_equal(cJSON_GetObjectItemCaseSensitive(n, "translation"), t0,
+                      3) ||
            !all_equal(cJSON_GetObjectItemCaseSensitive(n, "rotation"), r0, 4) ||
            !all_equal(cJSON_GetObjectItemCaseSensitive(n, "scale"), s1, 3);
 }
@@ -296,21 +306,25 @@ static void check_scenes(vd_doc *d, uint32_t i, const cJSON *n)
     int64_t root = vd_root_of(d, i);
     const cJSON *skin = vd_item(d->skins, d->skin_count, vd_int(n, "skin"));
     const cJSON *joints = cJSON_GetObjectItemCaseSensitive(skin, "joints");
-    if (root < 0 || !cJSON_IsArray(joints) || !vd_mesh_skinned(d, vd_int(n, "mesh")))
+    if (root < 0 || !cJSON_IsArray(joints) ||
+        !vd_mesh_skinned(d, vd_int(n, "mesh")))
         return;
     const cJSON *scene, *e;
     cJSON_ArrayForEach(scene, d->scenes)
     {
         const cJSON *roots = cJSON_GetObjectItemCaseSensitive(scene, "nodes");
         bool has_node = false;
-        cJSON_ArrayForEach(e, roots) has_node |= cJSON_IsNumber(e) && e->valuedouble == root;
+        cJSON_ArrayForEach(e, roots) has_node |=
+            cJSON_IsNumber(e) && e->valuedouble == root;
         if (!has_node) continue;
         const cJSON *j;
         cJSON_ArrayForEach(j, joints)
         {
-            int64_t jr = cJSON_IsNumber(j) ? vd_root_of(d, (int64_t)j->valuedouble) : -1;
+            int64_t jr =
+                cJSON_IsNumber(j) ? vd_root_of(d, (int64_t)j->valuedouble) : -1;
             bool found = false;
-            cJSON_ArrayForEach(e, roots) found |= cJSON_IsNumber(e) && jr >= 0 && e->valuedouble == jr;
+            cJSON_ArrayForEach(e, roots) found |=
+                cJSON_IsNumber(e) && jr >= 0 && e->valuedouble == jr;
             if (!found) {
                 char p[64];
                 snprintf(p, sizeof p, "/nodes/%u", i);

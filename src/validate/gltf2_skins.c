@@ -17,8 +17,7 @@ static double det3(const float *m)
            (double)m[8] * ((double)m[1] * m[6] - (double)m[5] * m[2]);
 }
 
-static void check_ibm(vd_doc *d, uint32_t s, const cJSON *skin,
-                      uint32_t joints)
+static void check_ibm(vd_doc *d, uint32_t s, const cJSON *skin, uint32_t joints)
 {
     int64_t ai = vd_int(skin, "inverseBindMatrices");
     if (ai < 0 || ai >= d->accessor_count) return;
@@ -103,8 +102,8 @@ void vd_check_skins(vd_doc *d)
     cJSON_ArrayForEach(skin, d->skins)
     {
         const cJSON *joints = cJSON_GetObjectItemCaseSensitive(skin, "joints");
-        uint32_t n = cJSON_IsArray(joints) ? (uint32_t)cJSON_GetArraySize(joints)
-                                           : 0;
+        uint32_t n =
+            cJSON_IsArray(joints) ? (uint32_t)cJSON_GetArraySize(joints) : 0;
         check_ibm(d, s, skin, n);
         if (n) check_hierarchy(d, s, skin, joints);
         ++s;

@@ -44,7 +44,8 @@ static void check_primitive(vd_report *r, const vd_options *opt,
                 continue;
             }
             ++used;
-            for (uint32_t e = 0; e < k; ++e) d |= w[e] != 0 && j[e] == j[k];
+            for (uint32_t e = 0; e < k; ++e)
+                d |= w[e] != 0 && j[e] == j[k];
         }
         neg += ng;
         dup += d;
@@ -89,8 +90,10 @@ static void check_ibms(vd_report *r, const vs_asset *a, uint32_t s,
     for (uint32_t j = 0; j < skin->joint_count; ++j) {
         const float *m = skin->inverse_bind_matrices + (size_t)j * 16;
         float inv[16], g[16], jm[16], full[16];
-        if (m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1) ++bad;
-        else if (!xform_invert(m, inv)) ++singular;
+        if (m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1)
+            ++bad;
+        else if (!xform_invert(m, inv))
+            ++singular;
         vs_asset_rest_world(a, skin->joints[j], g);
         xform_mul(g, m, jm);
         xform_mul(jm, skin->bind_shape_matrix, full);
@@ -121,17 +124,18 @@ static void check_ibms(vd_report *r, const vs_asset *a, uint32_t s,
 
 static uint32_t root_of(const vs_asset *a, uint32_t n)
 {
-    while (a->nodes[n].parent >= 0) n = (uint32_t)a->nodes[n].parent;
+    while (a->nodes[n].parent >= 0)
+        n = (uint32_t)a->nodes[n].parent;
     return n;
 }
 
 /* Joints no vertex of a primitive skinned by this skin weights. */
-static void check_usage(vd_report *r, const vs_asset *a, uint32_t s,
-                        bool *used)
+static void check_usage(vd_report *r, const vs_asset *a, uint32_t s, bool *used)
 {
     const vs_skin *skin = &a->skins[s];
     bool any_mesh = false;
-    for (uint32_t j = 0; j < skin->joint_count; ++j) used[j] = false;
+    for (uint32_t j = 0; j < skin->joint_count; ++j)
+        used[j] = false;
     for (uint32_t i = 0; i < a->node_count; ++i) {
         const vs_node *n = &a->nodes[i];
         if (n->skin != (int32_t)s || n->mesh < 0) continue;

@@ -41,8 +41,7 @@ static void push(vd_report *r, vs_severity sev, const char *code,
     vs_validation_report *rep = r->report;
     if (rep->issue_count == r->capacity) {
         uint32_t cap = r->capacity ? r->capacity * 2 : 16;
-        vs_validation_issue *n =
-            realloc((void *)rep->issues, cap * sizeof *n);
+        vs_validation_issue *n = realloc((void *)rep->issues, cap * sizeof *n);
         if (!n) {
             r->oom = true;
             return;
@@ -99,9 +98,8 @@ vs_validation_report *vd_report_finish(vd_report *r)
 {
     if (r->dropped) {
         char msg[128];
-        snprintf(msg, sizeof msg,
-                 "%u more issues were left out (limit %u)", r->dropped,
-                 r->max_issues);
+        snprintf(msg, sizeof msg, "%u more issues were left out (limit %u)",
+                 r->dropped, r->max_issues);
         push(r, VS_SEVERITY_INFO, "VALIDATION_TRUNCATED", "", msg);
     }
     vs_validation_report *rep = r->report;
@@ -132,10 +130,14 @@ void vs_validation_report_free(vs_validation_report *report)
 const char *vs_severity_string(vs_severity severity)
 {
     switch (severity) {
-    case VS_SEVERITY_ERROR: return "error";
-    case VS_SEVERITY_WARNING: return "warning";
-    case VS_SEVERITY_INFO: return "info";
-    case VS_SEVERITY_HINT: return "hint";
+    case VS_SEVERITY_ERROR:
+        return "error";
+    case VS_SEVERITY_WARNING:
+        return "warning";
+    case VS_SEVERITY_INFO:
+        return "info";
+    case VS_SEVERITY_HINT:
+        return "hint";
     }
     return "unknown";
 }

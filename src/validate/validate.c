@@ -82,7 +82,8 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
     vs_result res = read_file(path, limits.max_file_size, &data, &size, error);
     if (res != VS_OK) return res;
     const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup("./");
+    char *dir =
+        slash ? strndup(path, (size_t)(slash - path) + 1) : strdup("./");
     vd_report *r = vd_report_create(path);
     if (!dir || !r) {
         free(dir);
@@ -118,8 +119,7 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
 
 vs_result vs_validate_asset(const vs_asset *asset,
                             const vs_validate_options *options,
-                            vs_validation_report **out_report,
-                            vs_error *error)
+                            vs_validation_report **out_report, vs_error *error)
 {
     vs_error local;
     if (!error) error = &local;

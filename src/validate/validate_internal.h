@@ -47,29 +47,29 @@ vd_options vd_options_resolve(const vs_validate_options *o);
 /* ---- the raw glTF 2.0 document (gltf2_doc.c) */
 
 typedef struct vd_view {
-    bool declared;    /* buffer index and byteLength valid (offset, size) */
-    bool ok;          /* declared, and the buffer's bytes cover the range */
+    bool declared; /* buffer index and byteLength valid (offset, size) */
+    bool ok;       /* declared, and the buffer's bytes cover the range */
     const uint8_t *data;
     size_t size;
-    size_t offset;    /* byteOffset in the buffer */
-    uint32_t stride;  /* 0 = absent */
+    size_t offset;   /* byteOffset in the buffer */
+    uint32_t stride; /* 0 = absent */
     bool has_stride;
 } vd_view;
 
 /* One accessor as far as its JSON is well formed. */
 typedef struct vd_accessor {
-    bool ok;            /* type, componentType and count are valid */
+    bool ok; /* type, componentType and count are valid */
     uint32_t component_type;
     uint32_t components; /* 1..16 */
     bool is_matrix;
     bool normalized;
     uint32_t count;
-    int32_t view;       /* -1 when none */
-    uint64_t offset;    /* accessor.byteOffset */
+    int32_t view;    /* -1 when none */
+    uint64_t offset; /* accessor.byteOffset */
     bool sparse;
-    bool data_ok;       /* ok, has a valid view and fits it, no sparse:
-                           its elements can be read */
-    const char *type;   /* "VEC3"... */
+    bool data_ok;     /* ok, has a valid view and fits it, no sparse:
+                         its elements can be read */
+    const char *type; /* "VEC3"... */
 } vd_accessor;
 
 typedef struct vd_doc {
@@ -87,14 +87,13 @@ typedef struct vd_doc {
     vd_accessor *accessors;
     /* Root collections (NULL/0 when absent or not arrays). */
     const cJSON *nodes, *meshes, *skins, *animations, *scenes;
-    uint32_t node_count, mesh_count, skin_count, animation_count,
-        scene_count;
+    uint32_t node_count, mesh_count, skin_count, animation_count, scene_count;
     /* Node hierarchy (filled by vd_check_nodes): the first parent that
      * lists a node (-1: root), children in CSR form, and whether the node
      * is on a cycle (ancestor walks stop at those). */
     int32_t *parent;
     bool *in_loop;
-    int64_t *roots; /* topmost ancestor, -1 on or below a loop */
+    int64_t *roots;        /* topmost ancestor, -1 on or below a loop */
     uint32_t *child_start; /* node_count + 1 */
     uint32_t *child;
 } vd_doc;
@@ -119,9 +118,9 @@ void vd_doc_close(vd_doc *d);
 float *vd_accessor_floats(vd_doc *d, int64_t i, bool raw);
 
 /* ---- raw checks */
-void vd_check_accessors(vd_doc *d);   /* gltf2_accessors.c */
-void vd_check_meshes(vd_doc *d);      /* gltf2_meshes.c */
-void vd_check_nodes(vd_doc *d);       /* gltf2_nodes.c */
+void vd_check_accessors(vd_doc *d); /* gltf2_accessors.c */
+void vd_check_meshes(vd_doc *d);    /* gltf2_meshes.c */
+void vd_check_nodes(vd_doc *d);     /* gltf2_nodes.c */
 /* The topmost ancestor of node i (itself when a root); -1 when i is out of
  * range or on a loop. */
 int64_t vd_root_of(const vd_doc *d, int64_t i);
@@ -131,8 +130,8 @@ bool vd_is_ancestor_or_self(const vd_doc *d, int64_t b, int64_t a);
 bool vd_mesh_skinned(const vd_doc *d, int64_t m);
 /* Whether node n has a non-default matrix or TRS. */
 bool vd_node_has_transform(const cJSON *n);
-void vd_check_skins(vd_doc *d);       /* gltf2_skins.c */
-void vd_check_animations(vd_doc *d);  /* gltf2_anims.c */
+void vd_check_skins(vd_doc *d);      /* gltf2_skins.c */
+void vd_check_animations(vd_doc *d); /* gltf2_anims.c */
 
 /* ---- model checks (model.c); gltf2_raw_done: the raw pass covered the
  * per-vertex and structural checks, run only the model-only ones. */

@@ -167,8 +167,10 @@ static void cli_writes_valid_gltf_and_reports_the_error(void)
           r->counts[VS_SEVERITY_WARNING] == 0);
     vs_validation_report_free(r);
     int k = khronos_validate(out);
-    if (k == 77) printf("glTF-Validator not installed: its check skipped\n");
-    else CHECK_MSG(k == 0, "glTF-Validator rejected %s", out);
+    if (k == 77)
+        printf("glTF-Validator not installed: its check skipped\n");
+    else
+        CHECK_MSG(k == 0, "glTF-Validator rejected %s", out);
 
     /* No overwrite without --force; with it, fine. */
     c = cli_run(cmd);

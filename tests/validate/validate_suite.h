@@ -110,7 +110,8 @@ static void compare_case(const char *asset, const char *report_path,
             found = strcmp(rep->issues[i].code, code->valuestring) == 0 &&
                     same_object(rep->issues[i].pointer, pointer);
         const char *gap = found ? NULL : gap_reason(code->valuestring);
-        if (found) st->matched++;
+        if (found)
+            st->matched++;
         else if (gap) {
             st->gaps++;
             printf("known gap: %s %s %s (%s)\n", asset, code->valuestring,
