@@ -467,6 +467,103 @@ bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
 vs_result vs_joint_dual_quaternions(const float *joint_matrices, uint32_t count,
                                     float *out, vs_error *error);
 
+/* ------------------------------------------- validation and reweighting
+ * (issue 6: `vskin validate`, `vskin reweight`; docs/validate.md) */
+
+typedef enum vs_severity {
+    VS_SEVERITY_ERROR = 0, /* breaks the format's rules or skinning */
+    VS_SEVERITY_WARNING,   /* legal but likely wrong, or ignored by runtimes */
+    VS_SEVERITY_INFO,      /* worth knowing (e.g. bind pose != rest pose) */
+    VS_SEVERITY_HINT
+} vs_severity;
+
+/* One problem. code is a stable upper-case identifier: the Khronos
+ * glTF-Validator's code where one matches ("ACCESSOR_JOINTS_INDEX_OOB"),
+ * else a vskin one ("SKIN_TOO_MANY_INFLUENCES"). pointer is a JSON pointer
+ * into the glTF document ("/meshes/0/primitives/0/attributes/WEIGHTS_0"),
+ * or the same shape over the loaded model for glTF 1.0 / COLLADA, or "" for
+ * the file as a whole. */
+typedef struct vs_validation_issue {
+    const char *code;
+    vs_severity severity;
+    const char *pointer;
+    const char *message;
+} vs_validation_issue;
+
+typedef struct vs_validation_report {
+    const char *source_name;
+    vs_source_format format;  /* VS_FORMAT_UNKNOWN when not recognised */
+    bool loaded;              /* vs_asset_load_* accepted the file */
+    uint32_t issue_count;
+    const vs_validation_issue *issues; /* in the order found */
+    uint32_t counts[4];                /* issues per vs_severity */
+    void *internal_;
+} vs_validation_report;
+
+typedef struct vs_validate_options {
+    /* More influences with a non-zero weight than this on one vertex is a
+     * warning (SKIN_TOO_MANY_INFLUENCES); 0 = 4. */
+    uint32_t max_influences;
+    /* |sum of weights - 1| above this is ACCESSOR_WEIGHTS_NON_NORMALIZED;
+     * 0 = 1e-3 (tolerates float and 8/16-bit quantization rounding). */
+    float weight_tolerance;
+    vs_load_options load;
+    /* At most this many issues per report (the rest are counted in a final
+     * VALIDATION_TRUNCATED info issue); 0 = 10,000. */
+    uint32_t max_issues;
+} vs_validate_options;
+
+/* Validates a file: for glTF 2.0 a pass over the raw JSON and buffers that
+ * collects every problem (so files the loader rejects still get all of
+ * them), then the loader (its error, if any, is one more issue, code
+ * "LOAD_FAILED"), then model-level skin checks on the loaded asset. Returns
+ * VS_OK whenever a report was made (look at its counts); an error only when
+ * the file cannot be read or memory runs out. */
+vs_result vs_validate_file(const char *path, const vs_validate_options *options,
+                           vs_validation_report **out_report, vs_error *error);
+/* The model-level checks alone, on any loaded asset. */
+vs_result vs_validate_asset(const vs_asset *asset,
+                            const vs_validate_options *options,
+                            vs_validation_report **out_report,
+                            vs_error *error);
+void vs_validation_report_free(vs_validation_report *report);
+/* "error", "warning", "info", "hint". */
+const char *vs_severity_string(vs_severity severity);
+
+typedef struct vs_reweight_options {
+    uint32_t max_influences; /* keep this many largest weights, >= 1 */
+    /* Divide the kept weights by their sum. Without it the kept weights are
+     * stored as they are (their sum is then below the original's). */
+    bool normalize;
+} vs_reweight_options;
+
+typedef struct vs_reweight_stats {
+    uint32_t vertices_changed; /* vertices that lost at least one influence */
+    uint32_t influences_dropped; /* non-zero weights removed */
+    float max_dropped_weight;  /* largest single weight removed */
+} vs_reweight_stats;
+
+/* A copy of `source` whose skinned primitives keep each vertex's
+ * max_influences largest weights (ties: the lower set position wins),
+ * padded with zero weights to a multiple of 4 influences. The copy owns its
+ * meshes, primitives, joints and weights and BORROWS everything else from
+ * source: free it (vs_asset_free) before source. stats may be NULL. */
+vs_result vs_asset_reweight(const vs_asset *source,
+                            const vs_reweight_options *options,
+                            vs_asset **out_asset, vs_reweight_stats *stats,
+                            vs_error *error);
+
+/* The largest distance between the skinned vertex positions of two assets
+ * with the same nodes, meshes and clips (a source and its reweighted copy):
+ * over the rest pose and every clip sampled every 1/rate_hz seconds from
+ * start to end (end included); rate_hz 0 = 30. Default (normalized) weights,
+ * world space. *out_clip is the clip where it occurs (-1: rest pose) and
+ * *out_time the time. */
+vs_result vs_max_position_error(const vs_asset *a, const vs_asset *b,
+                                float rate_hz, float *out_error,
+                                int32_t *out_clip, float *out_time,
+                                vs_error *error);
+
 #ifdef __cplusplus
 }
 #endif
