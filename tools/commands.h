@@ -8,5 +8,6 @@ int cmd_pose(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_joints(int argc, char **argv);
+int cmd_bake(int argc, char **argv);
 
 #endif

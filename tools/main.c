@@ -17,6 +17,7 @@ static const command commands[] = {
     {"render", cmd_render, "render a frame (PNG) or a clip (GIF) with OpenGL ES"},
     {"joints", cmd_joints, "joint matrices as JSON or the shader's RGBA32F rows"},
     {"convert", cmd_convert, "convert glTF 1.0 / COLLADA / glTF 2.0 to glTF 2.0"},
+    {"bake", cmd_bake, "bake a pose or a clip to static glTF/OBJ, morphs or VAT"},
 };
 
 static void usage(FILE *out)
