@@ -121,8 +121,36 @@ static void test_usage_errors(void)
     cli_result_free(&r);
 }
 
+/* info --bounds: one line per sample (2 s at 4 fps: 9), each with both
+ * boxes; JSON has both per sample; bad --fps and a missing clip fail. */
+static void test_info_bounds(void)
+{
+    cli_result r = run("info '%s' --bounds --fps 4%s", CESIUM, "");
+    CHECK_MSG(r.status == 0, "%s", r.err);
+    size_t lines = 0;
+    for (const char *p = r.out; p && (p = strstr(p, "\nt=")); ++p) ++lines;
+    CHECK_MSG(lines == 9, "%zu sample lines", lines);
+    CHECK(strstr(r.out, "fast [") && strstr(r.out, "exact ["));
+    cli_result_free(&r);
+    r = run("info '%s' --bounds --json --clip 0 --fps 2%s", CESIUM, "");
+    CHECK_MSG(r.status == 0, "%s", r.err);
+    CHECK(strstr(r.out, "\"fast\"") && strstr(r.out, "\"exact\"") &&
+          strstr(r.out, "\"samples\""));
+    cli_result_free(&r);
+    r = run("info '%s' --bounds --fps 0%s", CESIUM, "");
+    CHECK(r.status == 2);
+    cli_result_free(&r);
+    r = run("info '%s' --bounds --clip nope%s", CESIUM, "");
+    CHECK(r.status == 1 && strstr(r.err, "no clip 'nope'"));
+    cli_result_free(&r);
+    r = run("info '%s' --fps 3%s", CESIUM, "");
+    CHECK(r.status == 2);
+    cli_result_free(&r);
+}
+
 int main(void)
 {
+    RUN(test_info_bounds);
     RUN(test_help);
     RUN(test_static_glb_and_obj);
     RUN(test_morph_and_vat);
