@@ -6,6 +6,7 @@
 #include <ftw.h>
 #include <stdint.h>
 
+#include "core/asset_internal.h"
 #include "test.h"
 #include "vskin/vskin.h"
 
@@ -149,8 +150,71 @@ static void test_joint_bounds_accessor(void)
     vs_asset_free(asset);
 }
 
+/* A vertex weighted (1.5, -0.5) is no convex combination of the joints'
+ * transforms: 1.5 * J0 p - 0.5 * J1 p leaves their hull. The fast bound
+ * must notice and still contain it (it skins such primitives). */
+static void test_negative_weights_still_contained(void)
+{
+    vs_asset *a = asset_create("negative.gltf", NULL);
+    if (!a) return;
+    vs_node *nodes = asset_calloc(a, 3, sizeof *nodes, NULL, "t");
+    vs_mesh *mesh = asset_calloc(a, 1, sizeof *mesh, NULL, "t");
+    vs_primitive *prim = asset_calloc(a, 1, sizeof *prim, NULL, "t");
+    vs_skin *skin = asset_calloc(a, 1, sizeof *skin, NULL, "t");
+    float *pos = asset_calloc(a, 6, sizeof *pos, NULL, "t");
+    float *w = asset_calloc(a, 8, sizeof *w, NULL, "t");
+    uint16_t *jt = asset_calloc(a, 8, sizeof *jt, NULL, "t");
+    uint32_t *sj = asset_calloc(a, 2, sizeof *sj, NULL, "t");
+    if (!nodes || !mesh || !prim || !skin || !pos || !w || !jt || !sj) abort();
+    for (uint32_t i = 0; i < 3; ++i) {
+        nodes[i].name = "";
+        nodes[i].mesh = -1;
+        nodes[i].skin = -1;
+        nodes[i].rest_trs.rotation[3] = 1.0f;
+        for (int k = 0; k < 3; ++k) nodes[i].rest_trs.scale[k] = 1.0f;
+    }
+    nodes[0].mesh = 0;
+    nodes[0].skin = 0;
+    pos[4] = 1.0f; /* vertices (0,0,0) and (0,1,0) */
+    w[0] = 1.5f, w[1] = -0.5f, jt[1] = 1; /* vertex 0 */
+    w[4] = 1.0f;                          /* vertex 1 */
+    *prim = (vs_primitive){.mode = VS_MODE_POINTS, .vertex_count = 2,
+                           .positions = pos, .influence_count = 4,
+                           .joints = jt, .weights = w, .material = -1};
+    *mesh = (vs_mesh){.name = "", .primitive_count = 1, .primitives = prim};
+    sj[0] = 1, sj[1] = 2;
+    skin->name = "";
+    skin->joint_count = 2;
+    skin->joints = sj;
+    skin->skeleton = -1;
+    for (int i = 0; i < 16; ++i) skin->bind_shape_matrix[i] = i % 5 ? 0.0f : 1.0f;
+    a->format = VS_FORMAT_GLTF2;
+    a->nodes = nodes, a->node_count = 3;
+    a->meshes = mesh, a->mesh_count = 1;
+    a->skins = skin, a->skin_count = 1;
+    vs_error e = {0};
+    CHECK_MSG(asset_finalize(a, &e) == VS_OK, "%s", e.message);
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
+    if (pose) {
+        /* Joint 1 moves to x = 4: vertex 0 lands at x = -0.5 * 4 = -2. */
+        vs_trs t = {{4, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+        vs_pose_set_local(pose, 2, &t);
+        vs_pose_update_world(pose);
+        float lo[3], hi[3];
+        CHECK(vs_pose_bounds(pose, NULL, lo, hi));
+        CHECK_NEAR(lo[0], -2.0, 1e-6);
+        check_pose("negative weights", pose, &modes[0], "moved");
+        CHECK(vs_pose_fast_bounds(pose, NULL, lo, hi));
+        CHECK(lo[0] <= -2.0f);
+    }
+    vs_pose_free(pose);
+    vs_asset_free(a);
+}
+
 int main(void)
 {
+    RUN(test_negative_weights_still_contained);
     RUN(test_joint_bounds_accessor);
     RUN(test_fast_contains_exact_on_test_data);
     RUN(test_fast_contains_exact_and_tight_on_shared_assets);
