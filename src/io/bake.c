@@ -59,6 +59,18 @@ vs_result bake_pose_all(const vs_pose *pose,
     return VS_OK;
 }
 
+vs_result bake_pose_frame(vs_pose *pose, uint32_t clip, float time,
+                          const vs_pose_mesh_options *options,
+                          vs_posed_primitive **out, uint32_t *count,
+                          vs_error *error)
+{
+    vs_pose_reset(pose);
+    vs_result r = vs_pose_sample(pose, clip, time, VS_TIME_CLAMP, error);
+    if (r != VS_OK) return r;
+    vs_pose_update_world(pose);
+    return bake_pose_all(pose, options, out, count, error);
+}
+
 float *bake_copy_floats(vs_asset *a, const float *src, size_t n,
                         vs_error *error)
 {

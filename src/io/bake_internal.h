@@ -19,4 +19,11 @@ vs_primitive *bake_primitive(vs_asset *baked, uint32_t flat_index);
 float *bake_copy_floats(vs_asset *a, const float *src, size_t n,
                         vs_error *error);
 
+/* Resets pose, samples clip at time (clamped), updates the world matrices
+ * and poses every primitive (bake_pose_all). */
+vs_result bake_pose_frame(vs_pose *pose, uint32_t clip, float time,
+                          const vs_pose_mesh_options *options,
+                          vs_posed_primitive **out, uint32_t *count,
+                          vs_error *error);
+
 #endif

@@ -59,13 +59,9 @@ static vs_result pose_frames(const vs_asset *asset, uint32_t clip,
 {
     vs_pose *pose = NULL;
     vs_result r = vs_pose_create(asset, &pose, error);
-    for (uint32_t f = 0; r == VS_OK && f < count; ++f) {
-        vs_pose_reset(pose);
-        r = vs_pose_sample(pose, clip, times[f], VS_TIME_CLAMP, error);
-        if (r != VS_OK) break;
-        vs_pose_update_world(pose);
-        r = bake_pose_all(pose, &o->mesh, &frames[f], prims, error);
-    }
+    for (uint32_t f = 0; r == VS_OK && f < count; ++f)
+        r = bake_pose_frame(pose, clip, times[f], &o->mesh, &frames[f], prims,
+                            error);
     vs_pose_free(pose);
     return r;
 }

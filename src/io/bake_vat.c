@@ -173,13 +173,10 @@ static vs_result write_rows(const vs_asset *asset, uint32_t clip,
     vs_pose *pose = NULL;
     vs_result r = vs_pose_create(asset, &pose, error);
     for (uint32_t f = 0; r == VS_OK && f < count; ++f) {
-        vs_pose_reset(pose);
-        r = vs_pose_sample(pose, clip, times[f], VS_TIME_CLAMP, error);
-        if (r != VS_OK) break;
-        vs_pose_update_world(pose);
         vs_posed_primitive *posed = NULL;
         uint32_t prims = 0;
-        r = bake_pose_all(pose, &o->mesh, &posed, &prims, error);
+        r = bake_pose_frame(pose, clip, times[f], &o->mesh, &posed, &prims,
+                            error);
         if (r == VS_OK && !write_frame(files, posed, prims, lo, hi))
             r = set_error(error, VS_ERROR_IO, "%s: write error", files->bin);
         bake_posed_free(posed, prims);
