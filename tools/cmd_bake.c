@@ -95,8 +95,9 @@ static int check_args(const bake_args *a)
         return 2;
     }
     if (a->clip && a->out && has_ext(a->out, ".obj")) {
-        cli_error("bake", "-o %s: OBJ has no morph targets; use .glb or .gltf "
-                          "with --clip, or --vat",
+        cli_error("bake",
+                  "-o %s: OBJ has no morph targets; use .glb or .gltf "
+                  "with --clip, or --vat",
                   a->out);
         return 2;
     }
@@ -214,11 +215,10 @@ static vs_result write_obj(const vs_pose *pose, const vs_pose_mesh_options *mo,
     uint32_t count = 0;
     vs_result r = bake_pose_all(pose, mo, &posed, &count, error);
     if (r != VS_OK) return r;
-    posed_object *objects =
-        calloc(asset->instance_count ? asset->instance_count : 1,
-               sizeof *objects);
-    char (*names)[32] = calloc(asset->instance_count ? asset->instance_count : 1,
-                               sizeof *names);
+    posed_object *objects = calloc(
+        asset->instance_count ? asset->instance_count : 1, sizeof *objects);
+    char(*names)[32] = calloc(asset->instance_count ? asset->instance_count : 1,
+                              sizeof *names);
     if (!objects || !names) {
         r = VS_ERROR_OUT_OF_MEMORY;
         snprintf(error->message, sizeof error->message, "out of memory");
@@ -276,7 +276,8 @@ static vs_result bake_static(const vs_asset *asset, const bake_args *a,
             vs_asset *baked = NULL;
             r = bake_pose(pose, &mo, &baked, error);
             gltf2_write_options wo = {.keep_axes = a->keep_axes};
-            if (r == VS_OK) r = gltf2_write_file(baked, a->out, &wo, NULL, error);
+            if (r == VS_OK)
+                r = gltf2_write_file(baked, a->out, &wo, NULL, error);
             vs_asset_free(baked);
         }
     }
@@ -301,13 +302,14 @@ static vs_result bake_clip(const vs_asset *asset, const bake_args *a,
         return VS_ERROR_NOT_FOUND;
     }
     bake_clip_options o = {
-        .mesh = {.skin_flags = a->common.raw_weights ? VS_SKIN_RAW_WEIGHTS : 0u},
+        .mesh = {.skin_flags =
+                     a->common.raw_weights ? VS_SKIN_RAW_WEIGHTS : 0u},
         .fps = a->fps > 0.0f ? a->fps : DEFAULT_FPS,
         .interpolation = a->step ? VS_INTERP_STEP : VS_INTERP_LINEAR};
     float *times = NULL;
     uint32_t frames = 0;
-    vs_result r = bake_frame_times(asset, (uint32_t)clip, o.fps, &times,
-                                   &frames, error);
+    vs_result r =
+        bake_frame_times(asset, (uint32_t)clip, o.fps, &times, &frames, error);
     free(times);
     if (r != VS_OK) return r;
     if (a->vat) {

@@ -19,7 +19,8 @@ typedef struct bounds_sample {
 static double diagonal(const float b[6])
 {
     double s = 0.0;
-    for (int k = 0; k < 3; ++k) s += ((double)b[k + 3] - b[k]) * ((double)b[k + 3] - b[k]);
+    for (int k = 0; k < 3; ++k)
+        s += ((double)b[k + 3] - b[k]) * ((double)b[k + 3] - b[k]);
     return sqrt(s);
 }
 
@@ -48,8 +49,10 @@ static bool print_json(const vs_asset *asset, int32_t clip, float fps,
         cJSON *e = cJSON_CreateObject();
         if (!e) break;
         cJSON_AddNumberToObject(e, "time", s[i].time);
-        if (s[i].fast_any) cJSON_AddItemToObject(e, "fast", box_json(s[i].fast));
-        if (s[i].exact_any) cJSON_AddItemToObject(e, "exact", box_json(s[i].exact));
+        if (s[i].fast_any)
+            cJSON_AddItemToObject(e, "fast", box_json(s[i].fast));
+        if (s[i].exact_any)
+            cJSON_AddItemToObject(e, "exact", box_json(s[i].exact));
         cJSON_AddItemToArray(list, e);
     }
     char *text = cJSON_Print(root);
@@ -78,8 +81,8 @@ static void print_text(const vs_asset *asset, int32_t clip, float fps,
         }
         const float *f = s[i].fast, *e = s[i].exact;
         printf(" fast [%g %g %g]..[%g %g %g]  exact [%g %g %g]..[%g %g %g]",
-               f[0], f[1], f[2], f[3], f[4], f[5], e[0], e[1], e[2], e[3],
-               e[4], e[5]);
+               f[0], f[1], f[2], f[3], f[4], f[5], e[0], e[1], e[2], e[3], e[4],
+               e[5]);
         double d = diagonal(e);
         if (d > 0.0) printf("  diagonal x%.3f", diagonal(f) / d);
         putchar('\n');
@@ -106,7 +109,8 @@ int info_print_bounds(const vs_asset *asset, const char *clip_name, float fps,
     }
     bounds_sample *s = calloc(n, sizeof *s);
     vs_pose *pose = NULL;
-    vs_result r = s ? vs_pose_create(asset, &pose, &error) : VS_ERROR_OUT_OF_MEMORY;
+    vs_result r =
+        s ? vs_pose_create(asset, &pose, &error) : VS_ERROR_OUT_OF_MEMORY;
     for (uint32_t i = 0; r == VS_OK && i < n; ++i) {
         vs_pose_reset(pose);
         if (clip >= 0)
@@ -114,7 +118,8 @@ int info_print_bounds(const vs_asset *asset, const char *clip_name, float fps,
                                &error);
         vs_pose_update_world(pose);
         s[i].time = times[i];
-        s[i].fast_any = vs_pose_fast_bounds(pose, NULL, s[i].fast, s[i].fast + 3);
+        s[i].fast_any =
+            vs_pose_fast_bounds(pose, NULL, s[i].fast, s[i].fast + 3);
         s[i].exact_any = vs_pose_bounds(pose, NULL, s[i].exact, s[i].exact + 3);
     }
     bool ok = r == VS_OK;
@@ -124,7 +129,9 @@ int info_print_bounds(const vs_asset *asset, const char *clip_name, float fps,
         else
             print_text(asset, clip, fps, s, n);
     }
-    if (!ok) cli_error("info", "%s", error.message[0] ? error.message : "out of memory");
+    if (!ok)
+        cli_error("info", "%s",
+                  error.message[0] ? error.message : "out of memory");
     vs_pose_free(pose);
     free(s);
     if (times != &rest) free(times);

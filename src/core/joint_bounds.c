@@ -25,7 +25,10 @@ void bounds_box_empty(bounds_box *b)
     }
 }
 
-bool bounds_box_is_empty(const bounds_box *b) { return !(b->min[0] <= b->max[0]); }
+bool bounds_box_is_empty(const bounds_box *b)
+{
+    return !(b->min[0] <= b->max[0]);
+}
 
 void bounds_box_add(bounds_box *b, const float p[3])
 {
@@ -72,10 +75,12 @@ static void morph_weight_range(const vs_asset *asset, float *lo, float *hi)
         const vs_clip *clip = &asset->clips[c];
         for (uint32_t ch = 0; ch < clip->channel_count; ++ch) {
             if (clip->channels[ch].path != VS_PATH_WEIGHTS) continue;
-            const vs_anim_sampler *s = &clip->samplers[clip->channels[ch].sampler];
+            const vs_anim_sampler *s =
+                &clip->samplers[clip->channels[ch].sampler];
             size_t n = (size_t)s->key_count * s->components;
             if (s->interpolation != VS_INTERP_CUBICSPLINE) {
-                for (size_t k = 0; k < n; ++k) widen(s->values[k], lo, hi);
+                for (size_t k = 0; k < n; ++k)
+                    widen(s->values[k], lo, hi);
                 continue;
             }
             /* Key k: (in-tangent a, value v, out-tangent b), each
@@ -91,8 +96,8 @@ static void morph_weight_range(const vs_asset *asset, float *lo, float *hi)
                     float b = s->values[(k * 3 + 2) * comps + j];
                     float a = s->values[((k + 1) * 3) * comps + j];
                     float v1 = s->values[((k + 1) * 3 + 1) * comps + j];
-                    float slack = (4.0f / 27.0f) * fabsf(dt) *
-                                  (fabsf(a) + fabsf(b));
+                    float slack =
+                        (4.0f / 27.0f) * fabsf(dt) * (fabsf(a) + fabsf(b));
                     widen(fminf(v, v1) - slack, lo, hi);
                     widen(fmaxf(v, v1) + slack, lo, hi);
                 }
@@ -105,7 +110,8 @@ static void vertex_box(const vs_primitive *prim, size_t v, float wlo, float whi,
                        bounds_box *out)
 {
     const float *p = prim->positions + v * 3;
-    for (int k = 0; k < 3; ++k) out->min[k] = out->max[k] = p[k];
+    for (int k = 0; k < 3; ++k)
+        out->min[k] = out->max[k] = p[k];
     for (uint32_t t = 0; t < prim->target_count; ++t) {
         const float *d = prim->targets[t].positions;
         if (!d) continue;
@@ -157,7 +163,8 @@ static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
     bounds_box *joints = asset_calloc(asset, skin->joint_count, sizeof *joints,
                                       error, "joint bounds");
     if (!joints) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
-    for (uint32_t j = 0; j < skin->joint_count; ++j) bounds_box_empty(&joints[j]);
+    for (uint32_t j = 0; j < skin->joint_count; ++j)
+        bounds_box_empty(&joints[j]);
     bounds_box_empty(&out->unweighted);
     const uint32_t inf = prim->influence_count;
     for (size_t v = 0; v < prim->vertex_count; ++v) {
@@ -190,20 +197,23 @@ static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
 vs_result joint_bounds_build(vs_asset *asset, vs_error *error)
 {
     asset_internal *in = asset->internal_;
-    in->instance_bounds = asset_calloc(asset, asset->instance_count ? asset->instance_count : 1,
-                                       sizeof *in->instance_bounds, error,
-                                       "instance bounds");
-    if (!in->instance_bounds) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+    in->instance_bounds =
+        asset_calloc(asset, asset->instance_count ? asset->instance_count : 1,
+                     sizeof *in->instance_bounds, error, "instance bounds");
+    if (!in->instance_bounds)
+        return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
     float wlo, whi;
     morph_weight_range(asset, &wlo, &whi);
     for (uint32_t i = 0; i < asset->instance_count; ++i) {
         const vs_node *node = &asset->nodes[asset->instances[i]];
         const vs_mesh *mesh = &asset->meshes[node->mesh];
-        prim_bounds *pb = asset_calloc(asset, mesh->primitive_count ? mesh->primitive_count : 1,
-                                       sizeof *pb, error, "primitive bounds");
+        prim_bounds *pb = asset_calloc(
+            asset, mesh->primitive_count ? mesh->primitive_count : 1,
+            sizeof *pb, error, "primitive bounds");
         if (!pb) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
         in->instance_bounds[i] = pb;
-        const vs_skin *skin = node->skin >= 0 ? &asset->skins[node->skin] : NULL;
+        const vs_skin *skin =
+            node->skin >= 0 ? &asset->skins[node->skin] : NULL;
         float *bind = NULL;
         for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
             const vs_primitive *prim = &mesh->primitives[p];
@@ -217,8 +227,8 @@ vs_result joint_bounds_build(vs_asset *asset, vs_error *error)
                 continue;
             if (!bind && !(bind = bind_transforms(asset, skin, error)))
                 return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
-            vs_result r = build_skinned(asset, prim, skin, bind, wlo, whi,
-                                        &pb[p], error);
+            vs_result r =
+                build_skinned(asset, prim, skin, bind, wlo, whi, &pb[p], error);
             if (r != VS_OK) return r;
         }
     }
@@ -231,7 +241,8 @@ const prim_bounds *joint_bounds_get(const vs_asset *asset, uint32_t instance,
     if (!asset || instance >= asset->instance_count) return NULL;
     const asset_internal *in = asset->internal_;
     if (!in->instance_bounds) return NULL;
-    const vs_mesh *mesh = &asset->meshes[asset->nodes[asset->instances[instance]].mesh];
+    const vs_mesh *mesh =
+        &asset->meshes[asset->nodes[asset->instances[instance]].mesh];
     if (primitive >= mesh->primitive_count) return NULL;
     return &in->instance_bounds[instance][primitive];
 }
@@ -241,7 +252,8 @@ bool vs_asset_joint_bounds(const vs_asset *asset, uint32_t instance,
                            float out_max[3])
 {
     const prim_bounds *pb = joint_bounds_get(asset, instance, primitive);
-    if (!pb || joint >= pb->joint_count || bounds_box_is_empty(&pb->joints[joint]))
+    if (!pb || joint >= pb->joint_count ||
+        bounds_box_is_empty(&pb->joints[joint]))
         return false;
     memcpy(out_min, pb->joints[joint].min, sizeof pb->joints[joint].min);
     memcpy(out_max, pb->joints[joint].max, sizeof pb->joints[joint].max);

@@ -16,7 +16,8 @@
 void bake_posed_free(vs_posed_primitive *posed, uint32_t count)
 {
     if (!posed) return;
-    for (uint32_t i = 0; i < count; ++i) vs_posed_primitive_free(&posed[i]);
+    for (uint32_t i = 0; i < count; ++i)
+        vs_posed_primitive_free(&posed[i]);
     free(posed);
 }
 
@@ -96,7 +97,8 @@ vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
     const uint32_t n = src->instance_count;
     vs_material *mats = NULL;
     vs_node *nodes = asset_calloc(a, n ? n : 1, sizeof *nodes, error, "nodes");
-    vs_mesh *meshes = asset_calloc(a, n ? n : 1, sizeof *meshes, error, "meshes");
+    vs_mesh *meshes =
+        asset_calloc(a, n ? n : 1, sizeof *meshes, error, "meshes");
     vs_scene *scene = asset_calloc(a, 1, sizeof *scene, error, "scene");
     uint32_t *roots = asset_calloc(a, n ? n : 1, sizeof *roots, error, "scene");
     bool ok = nodes && meshes && scene && roots;
@@ -106,7 +108,9 @@ vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
         ok = mats != NULL;
         for (uint32_t m = 0; ok && m < src->material_count; ++m) {
             mats[m] = src->materials[m];
-            ok = (mats[m].name = asset_strdup(a, src->materials[m].name ? src->materials[m].name : "")) != NULL;
+            ok = (mats[m].name = asset_strdup(a, src->materials[m].name
+                                                     ? src->materials[m].name
+                                                     : "")) != NULL;
         }
     }
     for (uint32_t i = 0; ok && i < n; ++i) {
@@ -117,7 +121,8 @@ vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
         node->mesh = (int32_t)i;
         node->skin = -1;
         node->rest_trs.rotation[3] = 1.0f;
-        for (int k = 0; k < 3; ++k) node->rest_trs.scale[k] = 1.0f;
+        for (int k = 0; k < 3; ++k)
+            node->rest_trs.scale[k] = 1.0f;
         roots[i] = i;
         vs_mesh *mesh = &meshes[i];
         mesh->name = asset_strdup(a, sm->name ? sm->name : "");
@@ -149,10 +154,10 @@ vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
     }
     if (!ok) {
         vs_asset_free(a);
-        return error && error->code != VS_OK ? error->code
-                                             : set_error(error, VS_ERROR_OUT_OF_MEMORY,
-                                                         "%s: out of memory baking",
-                                                         src->source_name);
+        return error && error->code != VS_OK
+                   ? error->code
+                   : set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                               "%s: out of memory baking", src->source_name);
     }
     scene->name = "baked";
     scene->node_count = n;

@@ -72,7 +72,8 @@ static vs_result check_size(const vs_asset *asset, uint32_t frames,
 {
     double vertices = 0.0;
     for (uint32_t i = 0; i < asset->instance_count; ++i) {
-        const vs_mesh *m = &asset->meshes[asset->nodes[asset->instances[i]].mesh];
+        const vs_mesh *m =
+            &asset->meshes[asset->nodes[asset->instances[i]].mesh];
         for (uint32_t p = 0; p < m->primitive_count; ++p)
             vertices += m->primitives[p].vertex_count;
     }
@@ -91,7 +92,8 @@ static float *deltas(vs_asset *a, const float *frame, const float *base,
 {
     float *d = asset_calloc(a, n ? n : 1, sizeof *d, error, "morph targets");
     if (d)
-        for (size_t k = 0; k < n; ++k) d[k] = frame[k] - base[k];
+        for (size_t k = 0; k < n; ++k)
+            d[k] = frame[k] - base[k];
     return d;
 }
 
@@ -105,8 +107,7 @@ static vs_result fill_primitive(vs_asset *a, uint32_t k,
     size_t n = base->vertex_count;
     dp->positions = bake_copy_floats(a, base->positions, n * 3, error);
     dp->normals = bake_copy_floats(a, base->normals, n * 3, error);
-    if (!dp->positions || (base->normals && !dp->normals))
-        return error->code;
+    if (!dp->positions || (base->normals && !dp->normals)) return error->code;
     if (count < 2) return VS_OK;
     vs_morph_target *targets =
         asset_calloc(a, count - 1, sizeof *targets, error, "morph targets");
@@ -134,8 +135,8 @@ static vs_result weights_clip(vs_asset *a, const vs_clip *src_clip,
 {
     const uint32_t nodes = a->node_count, targets = count - 1;
     vs_clip *clip = asset_calloc(a, 1, sizeof *clip, error, "animation");
-    vs_anim_channel *ch = asset_calloc(a, nodes ? nodes : 1, sizeof *ch, error,
-                                       "animation");
+    vs_anim_channel *ch =
+        asset_calloc(a, nodes ? nodes : 1, sizeof *ch, error, "animation");
     vs_anim_sampler *s = asset_calloc(a, 1, sizeof *s, error, "animation");
     float *keys = asset_calloc(a, count, sizeof *keys, error, "animation");
     float *values = asset_calloc(a, (size_t)count * targets, sizeof *values,
@@ -151,7 +152,8 @@ static vs_result weights_clip(vs_asset *a, const vs_clip *src_clip,
                            .components = targets,
                            .values = values};
     for (uint32_t i = 0; i < nodes; ++i)
-        ch[i] = (vs_anim_channel){.node = i, .path = VS_PATH_WEIGHTS, .sampler = 0};
+        ch[i] =
+            (vs_anim_channel){.node = i, .path = VS_PATH_WEIGHTS, .sampler = 0};
     clip->name = asset_strdup(a, src_clip->name ? src_clip->name : "");
     if (!clip->name) return error->code;
     clip->channels = ch;
@@ -179,8 +181,8 @@ vs_result bake_clip_morph(const vs_asset *asset, uint32_t clip,
                          asset->source_name);
     float *times = NULL;
     uint32_t count = 0, prims = bake_primitive_total(asset);
-    vs_result r = bake_frame_times(asset, clip, options->fps, &times, &count,
-                                   error);
+    vs_result r =
+        bake_frame_times(asset, clip, options->fps, &times, &count, error);
     if (r != VS_OK) return r;
     vs_posed_primitive **frames = NULL;
     if ((r = check_size(asset, count, error)) == VS_OK &&

@@ -47,7 +47,8 @@ static bool write_floats(FILE *f, const float *v, size_t n)
     for (size_t i = 0; i < n; ++i) {
         unsigned char b[4], r[4];
         memcpy(b, &v[i], 4);
-        for (int k = 0; k < 4; ++k) r[k] = b[3 - k];
+        for (int k = 0; k < 4; ++k)
+            r[k] = b[3 - k];
         if (fwrite(r, 1, 4, f) != 4) return false;
     }
     return true;
@@ -65,10 +66,11 @@ static bool write_frame(vat_files *files, const vs_posed_primitive *posed,
 {
     for (uint32_t k = 0; k < prims; ++k) {
         const vs_posed_primitive *p = &posed[k];
-        if (!write_floats(files->pos_f, p->positions, (size_t)p->vertex_count * 3))
+        if (!write_floats(files->pos_f, p->positions,
+                          (size_t)p->vertex_count * 3))
             return false;
-        if (files->nrm_f &&
-            !write_floats(files->nrm_f, p->normals, (size_t)p->vertex_count * 3))
+        if (files->nrm_f && !write_floats(files->nrm_f, p->normals,
+                                          (size_t)p->vertex_count * 3))
             return false;
         for (size_t v = 0; v < (size_t)p->vertex_count * 3; ++v) {
             float x = p->positions[v];
@@ -83,7 +85,8 @@ static bool write_frame(vat_files *files, const vs_posed_primitive *posed,
 static cJSON *floats_json(const float *v, size_t n)
 {
     cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < n; ++i) cJSON_AddItemToArray(a, json_float(v[i]));
+    for (size_t i = 0; a && i < n; ++i)
+        cJSON_AddItemToArray(a, json_float(v[i]));
     return a;
 }
 
@@ -107,7 +110,8 @@ static vs_result write_json(const vs_asset *asset, uint32_t clip,
             cJSON_AddNumberToObject(e, "mesh", i);
             cJSON_AddNumberToObject(e, "primitive", p);
             cJSON_AddNumberToObject(e, "first_vertex", vertices);
-            cJSON_AddNumberToObject(e, "vertex_count", m->primitives[p].vertex_count);
+            cJSON_AddNumberToObject(e, "vertex_count",
+                                    m->primitives[p].vertex_count);
             cJSON_AddItemToArray(prims, e);
             vertices += m->primitives[p].vertex_count;
         }
@@ -157,7 +161,8 @@ static vs_result write_json(const vs_asset *asset, uint32_t clip,
 static bool has_normals(const vs_asset *asset)
 {
     for (uint32_t i = 0; i < asset->instance_count; ++i) {
-        const vs_mesh *m = &asset->meshes[asset->nodes[asset->instances[i]].mesh];
+        const vs_mesh *m =
+            &asset->meshes[asset->nodes[asset->instances[i]].mesh];
         for (uint32_t p = 0; p < m->primitive_count; ++p)
             if (!m->primitives[p].normals) return false;
     }
@@ -184,7 +189,8 @@ static vs_result write_rows(const vs_asset *asset, uint32_t clip,
             /* The static mesh the rows follow: frame 0. */
             vs_asset *baked = NULL;
             r = bake_pose(pose, &o->mesh, &baked, error);
-            if (r == VS_OK) r = gltf2_write_file(baked, files->glb, NULL, NULL, error);
+            if (r == VS_OK)
+                r = gltf2_write_file(baked, files->glb, NULL, NULL, error);
             vs_asset_free(baked);
         }
     }
@@ -203,13 +209,16 @@ vs_result bake_vat_write(const vs_asset *asset, uint32_t clip,
                          "bake_vat_write: asset, options and base are needed");
     float *times = NULL;
     uint32_t count = 0;
-    vs_result r = bake_frame_times(asset, clip, options->fps, &times, &count,
-                                   error);
+    vs_result r =
+        bake_frame_times(asset, clip, options->fps, &times, &count, error);
     if (r != VS_OK) return r;
     vat_files files = {with_suffix(base, ".bin"),
                        with_suffix(base, ".normals.bin"),
-                       with_suffix(base, ".json"), with_suffix(base, ".glb"),
-                       NULL, NULL, has_normals(asset)};
+                       with_suffix(base, ".json"),
+                       with_suffix(base, ".glb"),
+                       NULL,
+                       NULL,
+                       has_normals(asset)};
     if (!files.bin || !files.normals || !files.json || !files.glb)
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "out of memory");
     if (r == VS_OK) r = writer_open(files.bin, &files.pos_f, error);

@@ -75,7 +75,8 @@ static bool skinned_instance(const vs_pose *pose, uint32_t instance,
             if (!ok) break;
         }
         for (uint32_t j = 0; j < pb->joint_count; ++j)
-            bounds_box_add_transformed(b, worlds + 16 * (size_t)j, &pb->joints[j]);
+            bounds_box_add_transformed(b, worlds + 16 * (size_t)j,
+                                       &pb->joints[j]);
         /* Unweighted vertices keep their input position. */
         if (!bounds_box_is_empty(&pb->unweighted)) {
             bounds_box_add(b, pb->unweighted.min);
@@ -106,7 +107,9 @@ bool vs_pose_fast_bounds(const vs_pose *pose,
         for (uint32_t p = 0; ok && p < mesh->primitive_count; ++p) {
             const prim_bounds *pb = joint_bounds_get(asset, i, p);
             ok = pb != NULL;
-            if (ok) bounds_box_add_transformed(&b, vs_pose_world(pose, node), &pb->mesh);
+            if (ok)
+                bounds_box_add_transformed(&b, vs_pose_world(pose, node),
+                                           &pb->mesh);
         }
     }
     bool any = ok && !bounds_box_is_empty(&b);

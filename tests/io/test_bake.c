@@ -41,8 +41,8 @@ static double compare(const vs_pose *pose, const vs_posed_primitive *expected,
     vs_posed_primitive *got = NULL;
     uint32_t n = 0;
     vs_error e = {0};
-    CHECK_MSG(bake_pose_all(pose, NULL, &got, &n, &e) == VS_OK, "%s: %s",
-              label, e.message);
+    CHECK_MSG(bake_pose_all(pose, NULL, &got, &n, &e) == VS_OK, "%s: %s", label,
+              e.message);
     CHECK_MSG(n == count, "%s: %u primitives, expected %u", label, n, count);
     double worst = 0.0;
     int reported = 0;
@@ -53,8 +53,9 @@ static double compare(const vs_pose *pose, const vs_posed_primitive *expected,
             float a = got[k].positions[v], b = expected[k].positions[v];
             worst = fmax(worst, fabs((double)a - b));
             if (!near(a, b) && reported++ < 3)
-                CHECK_MSG(near(a, b), "%s: primitive %u float %zu: %.9g vs %.9g",
-                          label, k, v, a, b);
+                CHECK_MSG(near(a, b),
+                          "%s: primitive %u float %zu: %.9g vs %.9g", label, k,
+                          v, a, b);
         }
     }
     CHECK_MSG(reported == 0, "%s: %d positions differ", label, reported);
@@ -76,7 +77,8 @@ static void test_static_bake_poses_to_the_same_positions(void)
             if (src->clip_count) {
                 time = src->clips[0].start +
                        (src->clips[0].end - src->clips[0].start) * fractions[t];
-                CHECK(vs_pose_sample(pose, 0, time, VS_TIME_CLAMP, NULL) == VS_OK);
+                CHECK(vs_pose_sample(pose, 0, time, VS_TIME_CLAMP, NULL) ==
+                      VS_OK);
             }
             vs_pose_update_world(pose);
             vs_posed_primitive *expected = NULL;
@@ -84,7 +86,8 @@ static void test_static_bake_poses_to_the_same_positions(void)
             vs_error e = {0};
             CHECK(bake_pose_all(pose, NULL, &expected, &count, &e) == VS_OK);
             vs_asset *baked = NULL;
-            CHECK_MSG(bake_pose(pose, NULL, &baked, &e) == VS_OK, "%s", e.message);
+            CHECK_MSG(bake_pose(pose, NULL, &baked, &e) == VS_OK, "%s",
+                      e.message);
             CHECK(baked && baked->skin_count == 0 && baked->clip_count == 0);
             CHECK(baked && baked->material_count == src->material_count);
             char path[512];
@@ -93,7 +96,8 @@ static void test_static_bake_poses_to_the_same_positions(void)
             /* keep_axes: the COLLADA source's posed positions stay as
              * they are, so they compare one to one. */
             gltf2_write_options opts = {.keep_axes = true};
-            CHECK_MSG(baked && gltf2_write_file(baked, path, &opts, NULL, &e) == VS_OK,
+            CHECK_MSG(baked && gltf2_write_file(baked, path, &opts, NULL, &e) ==
+                                   VS_OK,
                       "%s: %s", path, e.message);
             vs_asset *back = load(path);
             vs_pose *back_pose = NULL;
@@ -126,12 +130,14 @@ static void check_morph_bake(const char *source, vs_interpolation interp)
     bake_clip_options o = {.fps = 10.0f, .interpolation = interp};
     vs_asset *baked = NULL;
     vs_error e = {0};
-    CHECK_MSG(bake_clip_morph(src, 0, &o, &baked, &e) == VS_OK, "%s", e.message);
+    CHECK_MSG(bake_clip_morph(src, 0, &o, &baked, &e) == VS_OK, "%s",
+              e.message);
     float *times = NULL;
     uint32_t frames = 0;
     CHECK(bake_frame_times(src, 0, o.fps, &times, &frames, &e) == VS_OK);
     char path[512];
-    snprintf(path, sizeof path, "%s/bake_morph_%d.glb", VS_TEST_TMP, (int)interp);
+    snprintf(path, sizeof path, "%s/bake_morph_%d.glb", VS_TEST_TMP,
+             (int)interp);
     gltf2_write_options wo = {.keep_axes = true};
     CHECK_MSG(baked && gltf2_write_file(baked, path, &wo, NULL, &e) == VS_OK,
               "%s: %s", path, e.message);
@@ -139,7 +145,8 @@ static void check_morph_bake(const char *source, vs_interpolation interp)
     vs_pose *sp = NULL, *bp = NULL;
     CHECK(vs_pose_create(src, &sp, NULL) == VS_OK);
     CHECK(back && vs_pose_create(back, &bp, NULL) == VS_OK);
-    CHECK(back && back->clip_count == (frames > 1 ? 1u : 0u) && back->skin_count == 0);
+    CHECK(back && back->clip_count == (frames > 1 ? 1u : 0u) &&
+          back->skin_count == 0);
     double worst = 0.0;
     for (uint32_t f = 0; sp && bp && f < frames; ++f) {
         vs_pose_reset(sp);
@@ -149,14 +156,16 @@ static void check_morph_bake(const char *source, vs_interpolation interp)
         uint32_t count = 0;
         CHECK(bake_pose_all(sp, NULL, &expected, &count, &e) == VS_OK);
         vs_pose_reset(bp);
-        CHECK(vs_pose_sample(bp, 0, times[f] - times[0], VS_TIME_CLAMP, NULL) == VS_OK);
+        CHECK(vs_pose_sample(bp, 0, times[f] - times[0], VS_TIME_CLAMP, NULL) ==
+              VS_OK);
         vs_pose_update_world(bp);
         char label[600];
         snprintf(label, sizeof label, "%s morph frame %u", source, f);
         worst = fmax(worst, compare(bp, expected, count, label));
         bake_posed_free(expected, count);
     }
-    printf("  morph  %-60s %u frames, max |diff| %.3g\n", source, frames, worst);
+    printf("  morph  %-60s %u frames, max |diff| %.3g\n", source, frames,
+           worst);
     CHECK(frames >= 2);
     vs_pose_free(sp);
     vs_pose_free(bp);
@@ -170,7 +179,8 @@ static void test_morph_bake_replays_the_clip(void)
 {
     check_morph_bake(VS_TEST_DATA "/gltf2/SimpleSkin.gltf", VS_INTERP_LINEAR);
     check_morph_bake(VS_TEST_DATA "/gltf2/CesiumMan.gltf", VS_INTERP_STEP);
-    check_morph_bake(VS_TEST_DATA "/render/morph_skinned.gltf", VS_INTERP_LINEAR);
+    check_morph_bake(VS_TEST_DATA "/render/morph_skinned.gltf",
+                     VS_INTERP_LINEAR);
 }
 
 static void test_vat_rows_are_posed_positions(void)
@@ -211,7 +221,8 @@ static void test_vat_rows_are_posed_positions(void)
     }
     char extra;
     CHECK(f && fread(&extra, 1, 1, f) == 0); /* nothing after the last row */
-    CHECK_MSG(mismatches == 0, "%zu of %zu VAT floats differ", mismatches, floats);
+    CHECK_MSG(mismatches == 0, "%zu of %zu VAT floats differ", mismatches,
+              floats);
     CHECK(floats == (size_t)frames * 3273 * 3);
     printf("  vat    CesiumMan: %u frames x 3273 vertices, %zu mismatches\n",
            frames, mismatches);

@@ -16,7 +16,8 @@
 static double diagonal(const float lo[3], const float hi[3])
 {
     double s = 0.0;
-    for (int k = 0; k < 3; ++k) s += ((double)hi[k] - lo[k]) * ((double)hi[k] - lo[k]);
+    for (int k = 0; k < 3; ++k)
+        s += ((double)hi[k] - lo[k]) * ((double)hi[k] - lo[k]);
     return sqrt(s);
 }
 
@@ -33,9 +34,10 @@ static double check_pose(const char *path, const vs_pose *pose,
     double d = diagonal(elo, ehi);
     double eps = 1e-5 * (1.0 + d + fabs(elo[0]) + fabs(elo[1]) + fabs(elo[2]));
     for (int k = 0; k < 3; ++k) {
-        CHECK_MSG(flo[k] <= elo[k] + eps && fhi[k] >= ehi[k] - eps,
-                  "%s %s axis %d: fast [%g, %g] does not contain exact [%g, %g]",
-                  path, when, k, flo[k], fhi[k], elo[k], ehi[k]);
+        CHECK_MSG(
+            flo[k] <= elo[k] + eps && fhi[k] >= ehi[k] - eps,
+            "%s %s axis %d: fast [%g, %g] does not contain exact [%g, %g]",
+            path, when, k, flo[k], fhi[k], elo[k], ehi[k]);
     }
     return d > 1e-6 ? diagonal(flo, fhi) / d : 1.0;
 }
@@ -171,23 +173,29 @@ static void test_negative_weights_still_contained(void)
         nodes[i].mesh = -1;
         nodes[i].skin = -1;
         nodes[i].rest_trs.rotation[3] = 1.0f;
-        for (int k = 0; k < 3; ++k) nodes[i].rest_trs.scale[k] = 1.0f;
+        for (int k = 0; k < 3; ++k)
+            nodes[i].rest_trs.scale[k] = 1.0f;
     }
     nodes[0].mesh = 0;
     nodes[0].skin = 0;
-    pos[4] = 1.0f; /* vertices (0,0,0) and (0,1,0) */
+    pos[4] = 1.0f;                        /* vertices (0,0,0) and (0,1,0) */
     w[0] = 1.5f, w[1] = -0.5f, jt[1] = 1; /* vertex 0 */
     w[4] = 1.0f;                          /* vertex 1 */
-    *prim = (vs_primitive){.mode = VS_MODE_POINTS, .vertex_count = 2,
-                           .positions = pos, .influence_count = 4,
-                           .joints = jt, .weights = w, .material = -1};
+    *prim = (vs_primitive){.mode = VS_MODE_POINTS,
+                           .vertex_count = 2,
+                           .positions = pos,
+                           .influence_count = 4,
+                           .joints = jt,
+                           .weights = w,
+                           .material = -1};
     *mesh = (vs_mesh){.name = "", .primitive_count = 1, .primitives = prim};
     sj[0] = 1, sj[1] = 2;
     skin->name = "";
     skin->joint_count = 2;
     skin->joints = sj;
     skin->skeleton = -1;
-    for (int i = 0; i < 16; ++i) skin->bind_shape_matrix[i] = i % 5 ? 0.0f : 1.0f;
+    for (int i = 0; i < 16; ++i)
+        skin->bind_shape_matrix[i] = i % 5 ? 0.0f : 1.0f;
     a->format = VS_FORMAT_GLTF2;
     a->nodes = nodes, a->node_count = 3;
     a->meshes = mesh, a->mesh_count = 1;

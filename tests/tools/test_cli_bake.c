@@ -44,7 +44,8 @@ static void test_static_glb_and_obj(void)
     char *text = cli_slurp(obj);
     CHECK(text != NULL);
     if (a && text) {
-        CHECK(a->skin_count == 0 && a->clip_count == 0 && a->instance_count == 1);
+        CHECK(a->skin_count == 0 && a->clip_count == 0 &&
+              a->instance_count == 1);
         const vs_primitive *p = &a->meshes[0].primitives[0];
         /* The first OBJ vertex is the first posed vertex. */
         const char *v = strstr(text, "\nv ");
@@ -73,7 +74,8 @@ static void test_morph_and_vat(void)
     tmp_path(base, sizeof base, "cli_bake_vat");
     tmp_path(json, sizeof json, "cli_bake_vat.json");
     remove(glb);
-    cli_result r = run("bake '%s' --clip 0 --fps 5 --step -o '%s'", CESIUM, glb);
+    cli_result r =
+        run("bake '%s' --clip 0 --fps 5 --step -o '%s'", CESIUM, glb);
     CHECK_MSG(r.status == 0, "%s", r.err);
     CHECK(strstr(r.out, "11 frames") != NULL);
     cli_result_free(&r);
@@ -128,7 +130,8 @@ static void test_info_bounds(void)
     cli_result r = run("info '%s' --bounds --fps 4%s", CESIUM, "");
     CHECK_MSG(r.status == 0, "%s", r.err);
     size_t lines = 0;
-    for (const char *p = r.out; p && (p = strstr(p, "\nt=")); ++p) ++lines;
+    for (const char *p = r.out; p && (p = strstr(p, "\nt=")); ++p)
+        ++lines;
     CHECK_MSG(lines == 9, "%zu sample lines", lines);
     CHECK(strstr(r.out, "fast [") && strstr(r.out, "exact ["));
     cli_result_free(&r);

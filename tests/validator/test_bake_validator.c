@@ -32,7 +32,8 @@ static int validate(char paths[][512], size_t count)
     FILE *p = popen(cmd, "r");
     if (!p) return -1;
     char line[2048];
-    while (fgets(line, sizeof line, p)) fputs(line, stdout);
+    while (fgets(line, sizeof line, p))
+        fputs(line, stdout);
     int status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -53,15 +54,16 @@ int main(void)
     for (size_t s = 0; s < SOURCE_COUNT; ++s) {
         vs_asset *src = NULL;
         vs_error e = {0};
-        CHECK_MSG(vs_asset_load_file(sources[s], NULL, &src, &e) == VS_OK,
-                  "%s", e.message);
+        CHECK_MSG(vs_asset_load_file(sources[s], NULL, &src, &e) == VS_OK, "%s",
+                  e.message);
         vs_pose *pose = NULL;
         if (!src || vs_pose_create(src, &pose, NULL) != VS_OK) {
             vs_asset_free(src);
             continue;
         }
         if (src->clip_count)
-            vs_pose_sample(pose, 0, (src->clips[0].start + src->clips[0].end) / 2,
+            vs_pose_sample(pose, 0,
+                           (src->clips[0].start + src->clips[0].end) / 2,
                            VS_TIME_CLAMP, NULL);
         vs_pose_update_world(pose);
         vs_asset *baked = NULL;
@@ -69,7 +71,8 @@ int main(void)
         for (int k = 0; baked && k < 2; ++k) {
             snprintf(paths[n], sizeof paths[n], "%s/bake_valid_%zu%s",
                      VS_TEST_TMP, s, k ? ".gltf" : ".glb");
-            CHECK_MSG(gltf2_write_file(baked, paths[n], NULL, NULL, &e) == VS_OK,
+            CHECK_MSG(gltf2_write_file(baked, paths[n], NULL, NULL, &e) ==
+                          VS_OK,
                       "%s", e.message);
             ++n;
         }
@@ -82,7 +85,8 @@ int main(void)
             snprintf(paths[n], sizeof paths[n], "%s/bake_valid_morph_%zu.glb",
                      VS_TEST_TMP, s);
             if (morph) {
-                CHECK_MSG(gltf2_write_file(morph, paths[n], NULL, NULL, &e) == VS_OK,
+                CHECK_MSG(gltf2_write_file(morph, paths[n], NULL, NULL, &e) ==
+                              VS_OK,
                           "%s", e.message);
                 ++n;
             }
