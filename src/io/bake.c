@@ -21,6 +21,15 @@ void bake_posed_free(vs_posed_primitive *posed, uint32_t count)
     free(posed);
 }
 
+vs_result bake_check_meshes(const vs_asset *asset, vs_error *error)
+{
+    if (asset->instance_count > 0) return VS_OK;
+    return set_error(error, VS_ERROR_NOT_FOUND,
+                     "%s: nothing to bake: no mesh instance in the default "
+                     "scene",
+                     asset->source_name);
+}
+
 uint32_t bake_primitive_total(const vs_asset *asset)
 {
     uint32_t total = 0;
@@ -86,6 +95,8 @@ float *bake_copy_floats(vs_asset *a, const float *src, size_t n,
 vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
                               vs_error *error)
 {
+    vs_result r = bake_check_meshes(src, error);
+    if (r != VS_OK) return r;
     vs_asset *a = asset_create(src->source_name, NULL);
     if (!a)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,

@@ -6,6 +6,9 @@
 
 #include "vskin/vskin.h"
 
+/* VS_ERROR_NOT_FOUND ("nothing to bake") when the asset has no mesh
+ * instance in its default scene. */
+vs_result bake_check_meshes(const vs_asset *asset, vs_error *error);
 /* Primitives over all mesh instances. */
 uint32_t bake_primitive_total(const vs_asset *asset);
 /* A static asset with the source's materials, up axis and unit, one node and

@@ -181,8 +181,9 @@ vs_result bake_clip_morph(const vs_asset *asset, uint32_t clip,
                          asset->source_name);
     float *times = NULL;
     uint32_t count = 0, prims = bake_primitive_total(asset);
-    vs_result r =
-        bake_frame_times(asset, clip, options->fps, &times, &count, error);
+    vs_result r = bake_check_meshes(asset, error);
+    if (r != VS_OK) return r;
+    r = bake_frame_times(asset, clip, options->fps, &times, &count, error);
     if (r != VS_OK) return r;
     vs_posed_primitive **frames = NULL;
     if ((r = check_size(asset, count, error)) == VS_OK &&

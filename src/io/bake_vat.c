@@ -209,8 +209,9 @@ vs_result bake_vat_write(const vs_asset *asset, uint32_t clip,
                          "bake_vat_write: asset, options and base are needed");
     float *times = NULL;
     uint32_t count = 0;
-    vs_result r =
-        bake_frame_times(asset, clip, options->fps, &times, &count, error);
+    vs_result r = bake_check_meshes(asset, error);
+    if (r != VS_OK) return r;
+    r = bake_frame_times(asset, clip, options->fps, &times, &count, error);
     if (r != VS_OK) return r;
     vat_files files = {with_suffix(base, ".bin"),
                        with_suffix(base, ".normals.bin"),

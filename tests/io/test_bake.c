@@ -254,6 +254,19 @@ static void test_bad_arguments_are_refused(void)
     CHECK(bake_vat_write(src, 0, &o, "/nonexistent-dir/x", &e) == VS_ERROR_IO);
     CHECK(bake_pose(NULL, NULL, &out, &e) == VS_ERROR_ARGUMENT);
     vs_asset_free(src);
+    /* An asset without meshes has nothing to bake. */
+    src = load(VS_TEST_DATA "/collada_anim/clips.dae");
+    if (!src) return;
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(src, &pose, NULL) == VS_OK);
+    CHECK(pose && bake_pose(pose, NULL, &out, &e) == VS_ERROR_NOT_FOUND);
+    CHECK(strstr(e.message, "nothing to bake") != NULL);
+    CHECK(bake_clip_morph(src, 0, &o, &out, &e) == VS_ERROR_NOT_FOUND);
+    CHECK(bake_vat_write(src, 0, &o, VS_TEST_TMP "/bake_none", &e) ==
+          VS_ERROR_NOT_FOUND);
+    CHECK(!test_path_exists(VS_TEST_TMP "/bake_none.json"));
+    vs_pose_free(pose);
+    vs_asset_free(src);
 }
 
 int main(void)
