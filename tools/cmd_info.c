@@ -1,4 +1,5 @@
 /* `vskin info FILE [--json]`: what the asset holds, as text or JSON. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: vskin info [FILE] [--json]\n\n"
+            "usage: vskin info [FILE] [--json] [--bounds [--clip C] "
+            "[--fps F]]\n\n"
             "Describes the asset: format, generator, up axis and unit, "
             "scenes, nodes,\nmeshes (vertices, influence sets and morph "
             "targets per primitive), skins\n(the joints as a tree) and "
@@ -18,6 +20,12 @@ static void usage(FILE *out)
             "  FILE     glTF 2.0 (.gltf/.glb), glTF 1.0 or COLLADA (.dae); "
             "default: the\n           embedded SimpleSkin\n"
             "  --json   print the same as one JSON object\n"
+            "  --bounds per time of a clip, the fast bounds (joint "
+            "matrices only) and\n           the exact bounds (skinned "
+            "vertices)\n"
+            "  --clip C the clip --bounds samples (name or index; default "
+            "0)\n"
+            "  --fps F  samples per second for --bounds (default 10)\n"
             "  --help   this text\n");
 }
 
@@ -179,7 +187,9 @@ static bool print_text(const vs_asset *asset)
 int cmd_info(int argc, char **argv)
 {
     cli_options opts = {0};
-    bool json = false;
+    bool json = false, bounds = false, fps_given = false;
+    const char *clip = NULL;
+    float fps = 10.0f;
     for (int i = 1; i < argc; ++i) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
@@ -189,12 +199,44 @@ int cmd_info(int argc, char **argv)
             json = true;
             continue;
         }
+        if (strcmp(argv[i], "--bounds") == 0) {
+            bounds = true;
+            continue;
+        }
+        if (strcmp(argv[i], "--clip") == 0 || strcmp(argv[i], "--fps") == 0) {
+            if (i + 1 >= argc) {
+                cli_error("info", "%s needs a value", argv[i]);
+                return 2;
+            }
+            if (argv[i][2] == 'c') {
+                clip = argv[++i];
+                continue;
+            }
+            char *end;
+            fps_given = true;
+            fps = strtof(argv[++i], &end);
+            if (end == argv[i] || *end || !(fps > 0.0f) || !isfinite(fps)) {
+                cli_error("info", "--fps: '%s' is not a positive number",
+                          argv[i]);
+                return 2;
+            }
+            continue;
+        }
         int r = cli_parse_common("info", argc, argv, &i, false, &opts);
         if (r < 0) return 2;
         if (r == 0) return cli_unknown("info", argv[i]);
     }
+    if (!bounds && (clip || fps_given)) {
+        cli_error("info", "--clip and --fps apply to --bounds");
+        return 2;
+    }
     vs_asset *asset;
     if (!cli_load("info", &opts, &asset)) return 1;
+    if (bounds) {
+        int status = info_print_bounds(asset, clip, fps, json);
+        vs_asset_free(asset);
+        return status;
+    }
     bool ok = json ? info_print_json(asset) : print_text(asset);
     vs_asset_free(asset);
     if (!ok) {

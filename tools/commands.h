@@ -10,5 +10,6 @@ int cmd_convert(int argc, char **argv);
 int cmd_joints(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_reweight(int argc, char **argv);
+int cmd_bake(int argc, char **argv);
 
 #endif

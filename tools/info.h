@@ -25,4 +25,10 @@ const char *info_ibm_state(const vs_skin *skin);
  * memory. */
 bool info_print_json(const vs_asset *asset);
 
+/* `--bounds`: fast and exact bounds at every 1/fps of clip `clip_name`
+ * (NULL: clip 0, or the rest pose when there is none). Returns the exit
+ * status (info_bounds.c). */
+int info_print_bounds(const vs_asset *asset, const char *clip_name, float fps,
+                      bool json);
+
 #endif

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"convert", cmd_convert, "convert glTF 1.0 / COLLADA / glTF 2.0 to glTF 2.0"},
     {"validate", cmd_validate, "report skin, node, accessor, animation problems"},
     {"reweight", cmd_reweight, "keep N largest weights per vertex; write glTF 2.0"},
+    {"bake", cmd_bake, "bake a pose or a clip to static glTF/OBJ, morphs or VAT"},
 };
 
 static void usage(FILE *out)

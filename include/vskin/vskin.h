@@ -563,6 +563,27 @@ vs_result vs_max_position_error(const vs_asset *a, const vs_asset *b,
                                 float rate_hz, float *out_error,
                                 int32_t *out_clip, float *out_time,
                                 vs_error *error);
+/* ------------------------------------------ skinned bounds (issue 7) */
+
+/* Bind-space box of the vertices joint `joint` influences (weight > 0) in
+ * primitive `primitive` of mesh instance asset->instances[instance], in the
+ * joint's own bind space (IBM_j * BSM * p, morph extents included; see
+ * docs/bounds.md). Built once at load. Returns false when the joint
+ * influences no vertex there, or an index is out of range. */
+bool vs_asset_joint_bounds(const vs_asset *asset, uint32_t instance,
+                           uint32_t primitive, uint32_t joint,
+                           float out_min[3], float out_max[3]);
+
+/* A conservative world box of all posed mesh instances from the joint
+ * matrices alone: the union of G(joint_j) applied to the corners of each
+ * joint's bind-space box (rigid instances: world matrix x mesh box). It
+ * always contains vs_pose_bounds (the exact box), costs O(joints) per
+ * primitive, not O(vertices), except where convexity fails (options with
+ * VS_SKIN_RAW_WEIGHTS, or negative weights): those primitives are skinned.
+ * Call vs_pose_update_world first. False when there is no vertex. */
+bool vs_pose_fast_bounds(const vs_pose *pose,
+                         const vs_pose_mesh_options *options,
+                         float out_min[3], float out_max[3]);
 
 #ifdef __cplusplus
 }

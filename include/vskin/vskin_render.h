@@ -124,8 +124,9 @@ vs_result vs_renderer_capture_skinned_method(
 void vs_camera_frame_bounds(const float min[3], const float max[3],
                             vs_up_axis up, float aspect, bool orthographic,
                             vs_camera *out);
-/* Frames the union of the pose bounds over `samples` times evenly spread over
- * [clip.start, clip.end] (clip < 0: the rest pose only). */
+/* Frames the union of the fast pose bounds (vs_pose_fast_bounds) over
+ * `samples` times evenly spread over [clip.start, clip.end] (clip < 0: the
+ * rest pose only). */
 vs_result vs_camera_frame_clip(const vs_asset *asset, int32_t clip,
                                uint32_t samples, float aspect,
                                bool orthographic, vs_camera *out,

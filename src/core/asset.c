@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/joint_bounds.h"
 #include "core/xform.h"
 
 vs_limits limits_resolve(const vs_limits *in)
@@ -362,5 +363,6 @@ vs_result asset_finalize(vs_asset *asset, vs_error *error)
     if ((r = check_node_refs(asset, error)) != VS_OK) return r;
     if ((r = check_skinned_primitives(asset, error)) != VS_OK) return r;
     if ((r = finalize_clips(asset, error)) != VS_OK) return r;
-    return collect_instances(asset, error);
+    if ((r = collect_instances(asset, error)) != VS_OK) return r;
+    return joint_bounds_build(asset, error);
 }

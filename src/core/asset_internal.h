@@ -8,9 +8,14 @@
 #include "core/arena.h"
 #include "vskin/vskin.h"
 
+struct prim_bounds;
+
 typedef struct asset_internal {
     arena arena;
     vs_limits limits; /* with defaults applied */
+    /* Per instance, its mesh's primitive_count bounds (core/joint_bounds.h),
+     * built by asset_finalize. */
+    struct prim_bounds **instance_bounds;
 } asset_internal;
 
 /* Limits with every zero field replaced by its default. */

@@ -106,7 +106,9 @@ vs_result vs_camera_frame_clip(const vs_asset *asset, int32_t clip,
         }
         vs_pose_update_world(pose);
         float bmin[3], bmax[3];
-        if (r == VS_OK && vs_pose_bounds(pose, NULL, bmin, bmax)) {
+        /* The fast (joint-matrix) bounds: conservative, so nothing leaves the
+         * frame, and no vertex is skinned per sample. */
+        if (r == VS_OK && vs_pose_fast_bounds(pose, NULL, bmin, bmax)) {
             any = true;
             for (int k = 0; k < 3; ++k) {
                 lo[k] = fminf(lo[k], bmin[k]);

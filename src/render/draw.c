@@ -195,7 +195,8 @@ vs_result vs_render_pose(vs_renderer *r, const vs_pose *pose,
         float lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
         vs_pose_mesh_options opts = {.skin_flags = d.skin_flags,
                                      .method = d.method};
-        vs_pose_bounds(pose, &opts, lo, hi);
+        /* Fast bounds: conservative, and no vertex is skinned on the CPU. */
+        vs_pose_fast_bounds(pose, &opts, lo, hi);
         vs_camera_frame_bounds(lo, hi, r->asset->up_axis, aspect,
                                d.orthographic, &cam);
     }

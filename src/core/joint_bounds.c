@@ -1,0 +1,261 @@
+/* Per-joint bind-space bounds (see joint_bounds.h and docs/bounds.md).
+ *
+ * Morph targets are covered conservatively: every morph weight an instance
+ * can take lies in one asset-wide range [wlo, whi] (0, node and mesh default
+ * weights, and every weight animation value; CUBICSPLINE segments widened by
+ * the Hermite tangent terms, whose basis functions stay within 4/27), so per
+ * vertex the morphed position lies in
+ *     p + sum_t [min(wlo*d_t, whi*d_t), max(wlo*d_t, whi*d_t)]   (per axis).
+ * That per-vertex box is what goes into the mesh box and, through its corners,
+ * into the joint boxes. */
+#include "core/joint_bounds.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/asset_internal.h"
+#include "core/error.h"
+#include "core/xform.h"
+
+void bounds_box_empty(bounds_box *b)
+{
+    for (int k = 0; k < 3; ++k) {
+        b->min[k] = INFINITY;
+        b->max[k] = -INFINITY;
+    }
+}
+
+bool bounds_box_is_empty(const bounds_box *b)
+{
+    return !(b->min[0] <= b->max[0]);
+}
+
+void bounds_box_add(bounds_box *b, const float p[3])
+{
+    if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) return;
+    for (int k = 0; k < 3; ++k) {
+        b->min[k] = fminf(b->min[k], p[k]);
+        b->max[k] = fmaxf(b->max[k], p[k]);
+    }
+}
+
+void bounds_box_add_transformed(bounds_box *b, const float m[16],
+                                const bounds_box *box)
+{
+    if (bounds_box_is_empty(box)) return;
+    for (int c = 0; c < 8; ++c) {
+        float p[3] = {(c & 1) ? box->max[0] : box->min[0],
+                      (c & 2) ? box->max[1] : box->min[1],
+                      (c & 4) ? box->max[2] : box->min[2]};
+        float q[3];
+        xform_transform_point(m, p, q);
+        bounds_box_add(b, q);
+    }
+}
+
+static void widen(float v, float *lo, float *hi)
+{
+    if (!isfinite(v)) return;
+    if (v < *lo) *lo = v;
+    if (v > *hi) *hi = v;
+}
+
+/* The range every morph weight of the asset stays in (see the top). */
+static void morph_weight_range(const vs_asset *asset, float *lo, float *hi)
+{
+    *lo = 0.0f;
+    *hi = 0.0f;
+    for (uint32_t i = 0; i < asset->node_count; ++i)
+        for (uint32_t k = 0; k < asset->nodes[i].weight_count; ++k)
+            widen(asset->nodes[i].weights[k], lo, hi);
+    for (uint32_t m = 0; m < asset->mesh_count; ++m)
+        for (uint32_t k = 0; k < asset->meshes[m].weight_count; ++k)
+            widen(asset->meshes[m].weights[k], lo, hi);
+    for (uint32_t c = 0; c < asset->clip_count; ++c) {
+        const vs_clip *clip = &asset->clips[c];
+        for (uint32_t ch = 0; ch < clip->channel_count; ++ch) {
+            if (clip->channels[ch].path != VS_PATH_WEIGHTS) continue;
+            const vs_anim_sampler *s =
+                &clip->samplers[clip->channels[ch].sampler];
+            size_t n = (size_t)s->key_count * s->components;
+            if (s->interpolation != VS_INTERP_CUBICSPLINE) {
+                for (size_t k = 0; k < n; ++k)
+                    widen(s->values[k], lo, hi);
+                continue;
+            }
+            /* Key k: (in-tangent a, value v, out-tangent b), each
+             * `components` floats. p(t) = h00 v0 + h10 dt b0 + h01 v1 +
+             * h11 dt a1 with |h10|, |h11| <= 4/27. */
+            const size_t comps = s->components;
+            for (uint32_t k = 0; k < s->key_count; ++k)
+                for (size_t j = 0; j < comps; ++j) {
+                    float v = s->values[(k * 3 + 1) * comps + j];
+                    widen(v, lo, hi);
+                    if (k + 1 == s->key_count) continue;
+                    float dt = s->times[k + 1] - s->times[k];
+                    float b = s->values[(k * 3 + 2) * comps + j];
+                    float a = s->values[((k + 1) * 3) * comps + j];
+                    float v1 = s->values[((k + 1) * 3 + 1) * comps + j];
+                    float slack =
+                        (4.0f / 27.0f) * fabsf(dt) * (fabsf(a) + fabsf(b));
+                    widen(fminf(v, v1) - slack, lo, hi);
+                    widen(fmaxf(v, v1) + slack, lo, hi);
+                }
+        }
+    }
+}
+
+/* The box a vertex's morphed position stays in. */
+static void vertex_box(const vs_primitive *prim, size_t v, float wlo, float whi,
+                       bounds_box *out)
+{
+    const float *p = prim->positions + v * 3;
+    for (int k = 0; k < 3; ++k)
+        out->min[k] = out->max[k] = p[k];
+    for (uint32_t t = 0; t < prim->target_count; ++t) {
+        const float *d = prim->targets[t].positions;
+        if (!d) continue;
+        for (int k = 0; k < 3; ++k) {
+            float a = wlo * d[v * 3 + k], b = whi * d[v * 3 + k];
+            out->min[k] += fminf(a, b);
+            out->max[k] += fmaxf(a, b);
+        }
+    }
+}
+
+static void add_vertex_box(bounds_box *b, const float *m, const bounds_box *vb)
+{
+    if (!m) {
+        bounds_box_add(b, vb->min);
+        bounds_box_add(b, vb->max);
+    } else if (memcmp(vb->min, vb->max, sizeof vb->min) == 0) {
+        float q[3];
+        xform_transform_point(m, vb->min, q);
+        bounds_box_add(b, q);
+    } else {
+        bounds_box_add_transformed(b, m, vb);
+    }
+}
+
+/* L_j = IBM_j * BSM: the bind-space transform before G(joint_j). */
+static float *bind_transforms(vs_asset *asset, const vs_skin *skin,
+                              vs_error *error)
+{
+    float *l = asset_calloc(asset, skin->joint_count, 16 * sizeof(float), error,
+                            "joint bounds");
+    if (!l) return NULL;
+    for (uint32_t j = 0; j < skin->joint_count; ++j) {
+        float *m = l + 16 * (size_t)j;
+        if (skin->inverse_bind_matrices)
+            xform_mul(skin->inverse_bind_matrices + 16 * (size_t)j,
+                      skin->bind_shape_matrix, m);
+        else
+            xform_copy(skin->bind_shape_matrix, m);
+    }
+    return l;
+}
+
+static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
+                               const vs_skin *skin, const float *bind,
+                               float wlo, float whi, prim_bounds *out,
+                               vs_error *error)
+{
+    bounds_box *joints = asset_calloc(asset, skin->joint_count, sizeof *joints,
+                                      error, "joint bounds");
+    if (!joints) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < skin->joint_count; ++j)
+        bounds_box_empty(&joints[j]);
+    bounds_box_empty(&out->unweighted);
+    const uint32_t inf = prim->influence_count;
+    for (size_t v = 0; v < prim->vertex_count; ++v) {
+        bounds_box vb;
+        vertex_box(prim, v, wlo, whi, &vb);
+        const float *w = prim->weights + v * inf;
+        const uint16_t *jt = prim->joints + v * inf;
+        /* The skinning job's rule: a sum that is no positive finite number
+         * leaves the vertex as it is. */
+        double sum = 0.0;
+        bool negative = false;
+        for (uint32_t i = 0; i < inf; ++i) {
+            sum += w[i];
+            if (w[i] < 0.0f) negative = true;
+        }
+        if (!(sum > 0.0) || !isfinite(sum)) {
+            add_vertex_box(&out->unweighted, NULL, &vb);
+            continue;
+        }
+        if (negative) out->not_convex = true;
+        for (uint32_t i = 0; i < inf; ++i)
+            if (w[i] > 0.0f)
+                add_vertex_box(&joints[jt[i]], bind + 16 * (size_t)jt[i], &vb);
+    }
+    out->joint_count = skin->joint_count;
+    out->joints = joints;
+    return VS_OK;
+}
+
+vs_result joint_bounds_build(vs_asset *asset, vs_error *error)
+{
+    asset_internal *in = asset->internal_;
+    in->instance_bounds =
+        asset_calloc(asset, asset->instance_count ? asset->instance_count : 1,
+                     sizeof *in->instance_bounds, error, "instance bounds");
+    if (!in->instance_bounds)
+        return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+    float wlo, whi;
+    morph_weight_range(asset, &wlo, &whi);
+    for (uint32_t i = 0; i < asset->instance_count; ++i) {
+        const vs_node *node = &asset->nodes[asset->instances[i]];
+        const vs_mesh *mesh = &asset->meshes[node->mesh];
+        prim_bounds *pb = asset_calloc(
+            asset, mesh->primitive_count ? mesh->primitive_count : 1,
+            sizeof *pb, error, "primitive bounds");
+        if (!pb) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+        in->instance_bounds[i] = pb;
+        const vs_skin *skin =
+            node->skin >= 0 ? &asset->skins[node->skin] : NULL;
+        float *bind = NULL;
+        for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
+            const vs_primitive *prim = &mesh->primitives[p];
+            bounds_box_empty(&pb[p].mesh);
+            for (size_t v = 0; v < prim->vertex_count; ++v) {
+                bounds_box vb;
+                vertex_box(prim, v, wlo, whi, &vb);
+                add_vertex_box(&pb[p].mesh, NULL, &vb);
+            }
+            if (!skin || skin->joint_count == 0 || prim->influence_count == 0)
+                continue;
+            if (!bind && !(bind = bind_transforms(asset, skin, error)))
+                return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+            vs_result r =
+                build_skinned(asset, prim, skin, bind, wlo, whi, &pb[p], error);
+            if (r != VS_OK) return r;
+        }
+    }
+    return VS_OK;
+}
+
+const prim_bounds *joint_bounds_get(const vs_asset *asset, uint32_t instance,
+                                    uint32_t primitive)
+{
+    if (!asset || instance >= asset->instance_count) return NULL;
+    const asset_internal *in = asset->internal_;
+    if (!in->instance_bounds) return NULL;
+    const vs_mesh *mesh =
+        &asset->meshes[asset->nodes[asset->instances[instance]].mesh];
+    if (primitive >= mesh->primitive_count) return NULL;
+    return &in->instance_bounds[instance][primitive];
+}
+
+bool vs_asset_joint_bounds(const vs_asset *asset, uint32_t instance,
+                           uint32_t primitive, uint32_t joint, float out_min[3],
+                           float out_max[3])
+{
+    const prim_bounds *pb = joint_bounds_get(asset, instance, primitive);
+    if (!pb || joint >= pb->joint_count ||
+        bounds_box_is_empty(&pb->joints[joint]))
+        return false;
+    memcpy(out_min, pb->joints[joint].min, sizeof pb->joints[joint].min);
+    memcpy(out_max, pb->joints[joint].max, sizeof pb->joints[joint].max);
+    return true;
+}

@@ -1,0 +1,125 @@
+/* Conservative world bounds of the posed mesh from the joint matrices alone.
+ *
+ * With the default (normalized) weights a skinned point is
+ *     p' = sum_i w_i J_i p,  w_i >= 0, sum w_i = 1,
+ * a convex combination of the points J_i p. J_i = M_i * L_i with
+ * M_i = R^-1 * G(joint_i) and L_i = IBM_i * BSM, and L_i p lies in joint i's
+ * bind-space box (core/joint_bounds.h), so p' lies in the hull of M_i applied
+ * to the corners of those boxes. Raw weights or negative weights break the
+ * convexity, and so does dual-quaternion skinning (a blended rotation moves a
+ * point along an arc, outside the hull: a 180-degree twist keeps the middle
+ * ring's radius where the hull is a segment through the axis): those
+ * primitives are skinned exactly instead. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/joint_bounds.h"
+#include "core/xform.h"
+#include "vskin/vskin.h"
+
+/* M_j = R^-1 * G(joint_j) for every joint (R as vs_pose_joint_matrices). */
+static bool joint_worlds(const vs_pose *pose, const vs_skin *skin,
+                         int32_t relative_to, float *out)
+{
+    float root_inv[16];
+    if (relative_to >= 0 &&
+        !xform_invert(vs_pose_world(pose, (uint32_t)relative_to), root_inv))
+        return false;
+    for (uint32_t j = 0; j < skin->joint_count; ++j) {
+        const float *g = vs_pose_world(pose, skin->joints[j]);
+        if (relative_to >= 0)
+            xform_mul(root_inv, g, out + 16 * (size_t)j);
+        else
+            xform_copy(g, out + 16 * (size_t)j);
+    }
+    return true;
+}
+
+static bool exact_primitive(const vs_pose *pose, uint32_t node, uint32_t p,
+                            const vs_pose_mesh_options *options, bounds_box *b)
+{
+    vs_posed_primitive posed;
+    if (vs_pose_mesh_primitive(pose, node, p, options, &posed, NULL) != VS_OK)
+        return false;
+    for (size_t v = 0; v < posed.vertex_count; ++v)
+        bounds_box_add(b, posed.positions + v * 3);
+    vs_posed_primitive_free(&posed);
+    return true;
+}
+
+static bool skinned_instance(const vs_pose *pose, uint32_t instance,
+                             const vs_pose_mesh_options *options, bounds_box *b)
+{
+    const vs_asset *asset = vs_pose_asset(pose);
+    uint32_t node = asset->instances[instance];
+    const vs_node *n = &asset->nodes[node];
+    const vs_mesh *mesh = &asset->meshes[n->mesh];
+    const vs_skin *skin = &asset->skins[n->skin];
+    bool raw = options && (options->skin_flags & VS_SKIN_RAW_WEIGHTS);
+    bool dq = options && options->method == VS_SKIN_DUAL_QUATERNION;
+    int32_t relative_to =
+        options && options->space == VS_SPACE_SKELETON ? skin->skeleton : -1;
+    float *worlds = NULL;
+    bool ok = true;
+    for (uint32_t p = 0; ok && p < mesh->primitive_count; ++p) {
+        const prim_bounds *pb = joint_bounds_get(asset, instance, p);
+        if (!pb) return false;
+        if (pb->joint_count == 0) { /* no influences: the rigid path */
+            bounds_box_add_transformed(b, vs_pose_world(pose, node), &pb->mesh);
+            continue;
+        }
+        if (raw || dq || pb->not_convex) {
+            ok = exact_primitive(pose, node, p, options, b);
+            continue;
+        }
+        if (!worlds) {
+            worlds = malloc(sizeof(float) * 16 * (size_t)skin->joint_count);
+            ok = worlds && joint_worlds(pose, skin, relative_to, worlds);
+            if (!ok) break;
+        }
+        for (uint32_t j = 0; j < pb->joint_count; ++j)
+            bounds_box_add_transformed(b, worlds + 16 * (size_t)j,
+                                       &pb->joints[j]);
+        /* Unweighted vertices keep their input position. */
+        if (!bounds_box_is_empty(&pb->unweighted)) {
+            bounds_box_add(b, pb->unweighted.min);
+            bounds_box_add(b, pb->unweighted.max);
+        }
+    }
+    free(worlds);
+    return ok;
+}
+
+bool vs_pose_fast_bounds(const vs_pose *pose,
+                         const vs_pose_mesh_options *options, float out_min[3],
+                         float out_max[3])
+{
+    if (!pose || !out_min || !out_max) return false;
+    const vs_asset *asset = vs_pose_asset(pose);
+    bounds_box b;
+    bounds_box_empty(&b);
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < asset->instance_count; ++i) {
+        uint32_t node = asset->instances[i];
+        const vs_node *n = &asset->nodes[node];
+        if (n->skin >= 0 && asset->skins[n->skin].joint_count > 0) {
+            ok = skinned_instance(pose, i, options, &b);
+            continue;
+        }
+        const vs_mesh *mesh = &asset->meshes[n->mesh];
+        for (uint32_t p = 0; ok && p < mesh->primitive_count; ++p) {
+            const prim_bounds *pb = joint_bounds_get(asset, i, p);
+            ok = pb != NULL;
+            if (ok)
+                bounds_box_add_transformed(&b, vs_pose_world(pose, node),
+                                           &pb->mesh);
+        }
+    }
+    bool any = ok && !bounds_box_is_empty(&b);
+    for (int k = 0; k < 3; ++k) {
+        out_min[k] = any ? b.min[k] : 0.0f;
+        out_max[k] = any ? b.max[k] : 0.0f;
+    }
+    return any;
+}
