@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "skin/skinning_internal.h"
 #include "skin/vertex_transform.h"
 #include "vskin/vskin.h"
 
@@ -177,10 +178,18 @@ static void store3(unsigned char *dst, const float v[3])
     memcpy(dst, v, 3 * sizeof(float));
 }
 
-vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error)
+vs_result vs_skinning_job_run_reference(const vs_skinning_job *job,
+                                        vs_error *error)
 {
     vs_result r = vs_skinning_job_validate(job, error);
     if (r != VS_OK) return r;
+    return skinning_job_reference_from(job, 0, error);
+}
+
+vs_result skinning_job_reference_from(const vs_skinning_job *job,
+                                      size_t first, vs_error *error)
+{
+    vs_result r;
     const size_t inf = job->influence_count;
     const size_t tc = job->tangent_components == 3 ? 3 : 4;
     const unsigned char *joints = (const unsigned char *)job->joints;
@@ -199,7 +208,7 @@ vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error)
                              job->out_tangents, job->out_tangents_stride,
                              tc * sizeof(float));
 
-    for (size_t v = 0; v < job->vertex_count; ++v) {
+    for (size_t v = first; v < job->vertex_count; ++v) {
         vertex_xform x;
         r = blend_vertex(job, v, joints + v * joints_step,
                          weights + v * weights_step, &x, error);

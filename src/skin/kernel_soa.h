@@ -1,0 +1,121 @@
+/* The structure-of-arrays transform shared by every kernel, included once
+ * per ISA inside that ISA's target region. The includer defines:
+ *   W, V, NAME(x)          lanes, vector type, per-ISA name
+ *   VSET1 VADD VSUB VMUL VFMA(a, b, c) = a * b + c, VSQRT, VDIV
+ *   VKEEP_IF_UNIT(x, len)  x where 0 < len <= FLT_MAX, else 0
+ *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
+ *   load_mat(mat, m)       m[c * 3 + r] = row r of column c, lanes = vertices
+ *   load3(attr, vi, x, y, z) / store3(attr, vi, n, x, y, z)
+ * The arithmetic is the reference's (vertex_transform.h) in float: the
+ * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
+ * tangent A itself, and both are normalised (zero length gives zero). */
+
+static inline __attribute__((always_inline)) void
+NAME(normalize)(V *x, V *y, V *z)
+{
+    V len = VSQRT(VFMA(*x, *x, VFMA(*y, *y, VMUL(*z, *z))));
+    V inv = VDIV(VSET1(1.0f), len);
+    *x = VKEEP_IF_UNIT(VMUL(*x, inv), len);
+    *y = VKEEP_IF_UNIT(VMUL(*y, inv), len);
+    *z = VKEEP_IF_UNIT(VMUL(*z, inv), len);
+}
+
+/* out = a x b, every operand split into its components. */
+#define NAME_CROSS(ax, ay, az, bx, by, bz, ox, oy, oz)                         \
+    do {                                                                       \
+        ox = VSUB(VMUL(ay, bz), VMUL(az, by));                                 \
+        oy = VSUB(VMUL(az, bx), VMUL(ax, bz));                                 \
+        oz = VSUB(VMUL(ax, by), VMUL(ay, bx));                                 \
+    } while (0)
+
+static inline __attribute__((always_inline)) void
+NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, const float *mat,
+            const unsigned attrs)
+{
+    V m[12];
+    load_mat(mat, m);
+    V x, y, z;
+    load3(&io->pos, vi, &x, &y, &z);
+    V px = VFMA(m[0], x, VFMA(m[3], y, VFMA(m[6], z, m[9])));
+    V py = VFMA(m[1], x, VFMA(m[4], y, VFMA(m[7], z, m[10])));
+    V pz = VFMA(m[2], x, VFMA(m[5], y, VFMA(m[8], z, m[11])));
+    store3(&io->pos, vi, n, px, py, pz);
+
+    if (attrs & KERNEL_NORMALS) {
+        /* Columns of det(A) * A^-T: y x z, z x x, x x y. */
+        V n0x, n0y, n0z, n1x, n1y, n1z, n2x, n2y, n2z;
+        NAME_CROSS(m[3], m[4], m[5], m[6], m[7], m[8], n0x, n0y, n0z);
+        NAME_CROSS(m[6], m[7], m[8], m[0], m[1], m[2], n1x, n1y, n1z);
+        NAME_CROSS(m[0], m[1], m[2], m[3], m[4], m[5], n2x, n2y, n2z);
+        V det = VFMA(m[0], n0x, VFMA(m[1], n0y, VMUL(m[2], n0z)));
+        load3(&io->nrm, vi, &x, &y, &z);
+        V nx = VFMA(n0x, x, VFMA(n1x, y, VMUL(n2x, z)));
+        V ny = VFMA(n0y, x, VFMA(n1y, y, VMUL(n2y, z)));
+        V nz = VFMA(n0z, x, VFMA(n1z, y, VMUL(n2z, z)));
+        nx = VNEG_IF_NEG(nx, det);
+        ny = VNEG_IF_NEG(ny, det);
+        nz = VNEG_IF_NEG(nz, det);
+        NAME(normalize)(&nx, &ny, &nz);
+        store3(&io->nrm, vi, n, nx, ny, nz);
+    }
+    if (attrs & KERNEL_TANGENTS) {
+        load3(&io->tan, vi, &x, &y, &z);
+        V tx = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
+        V ty = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
+        V tz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
+        NAME(normalize)(&tx, &ty, &tz);
+        store3(&io->tan, vi, n, tx, ty, tz);
+        /* The handedness w is copied (one branch per block, not vertex). */
+        if (io->tangent_w)
+            for (size_t i = 0; i < n; ++i)
+                memcpy(io->tan.out + vi[i] * io->tan.out_step + 12,
+                       io->tan.in + vi[i] * io->tan.in_step + 12, 4);
+    }
+}
+
+#undef NAME_CROSS
+
+/* Sub-blocks of W vertices; the attribute set becomes a constant in each
+ * case so each specialisation has no attribute tests inside. */
+static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
+                            const float *mat)
+{
+#define NAME_LOOP(attrs)                                                       \
+    for (size_t b = 0; b < n; b += W)                                          \
+        NAME(xform)(io, vi + b, n - b < W ? n - b : W, mat + b * 16, attrs);
+    switch (io->attrs) {
+    case 0: NAME_LOOP(0) break;
+    case KERNEL_NORMALS: NAME_LOOP(KERNEL_NORMALS) break;
+    case KERNEL_TANGENTS: NAME_LOOP(KERNEL_TANGENTS) break;
+    default: NAME_LOOP(KERNEL_NORMALS | KERNEL_TANGENTS) break;
+    }
+#undef NAME_LOOP
+}
+
+/* mat[i] = idw[i] * I (or mat[i] when accumulating) + sum_j w * J, with the
+ * influence count K a constant in every case. NAME(blend_vertex) is the
+ * ISA's. */
+static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
+                        const float *w, const float *idw, float *mat,
+                        int accumulate)
+{
+#define NAME_CASE(K)                                                           \
+    case K:                                                                    \
+        for (size_t i = 0; i < n; ++i)                                         \
+            NAME(blend_vertex)(jm + i * K, w + i * K, idw[i], mat + i * 16,    \
+                               accumulate, K);                                 \
+        break;
+    switch (k) {
+        NAME_CASE(0)
+        NAME_CASE(1)
+        NAME_CASE(2)
+        NAME_CASE(3)
+        NAME_CASE(4)
+        NAME_CASE(5)
+        NAME_CASE(6)
+        NAME_CASE(7)
+        NAME_CASE(8)
+    default: break;
+    }
+#undef NAME_CASE
+}
