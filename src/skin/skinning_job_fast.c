@@ -60,7 +60,9 @@ static void stage_chunk(const vs_skinning_job *job, const job_source *src,
             float w;
             memcpy(&joint, jp + j * sizeof joint, sizeof joint);
             memcpy(&w, wp + j * sizeof w, sizeof w);
-            const float ws = (float)(w * scale[i]);
+            /* scale 0: unskinned vertex; its weights (NaN ones too) count
+             * for nothing. */
+            const float ws = scale[i] != 0.0 ? (float)(w * scale[i]) : 0.0f;
             s->w[i * k + j] = ws;
             s->jm[i * k + j] = ws != 0.0f
                                    ? job->joint_matrices + (size_t)joint * 16

@@ -205,6 +205,7 @@ static void every_kernel_matches_the_reference(void)
     unsigned combo = 0;
     for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ++ci)
         for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ++ki, ++combo) {
+            random_mirror = combo % 3 == 1;
             mesh m = make_mesh(counts[ci], ks[ki], joint_counts[combo % 4]);
             const size_t n = m.count;
             float *rpos = malloc((n * 3 + 1) * sizeof(float));

@@ -1,0 +1,151 @@
+/* Running a prepared skin stream: group by group (one influence count each,
+ * so the kernel's blend has a constant count), block by block. In
+ * VS_STREAM_ORDER_SOURCE the block's attribute indices come from the
+ * stream's vertex order (gather / scatter); in VS_STREAM_ORDER_STREAM they
+ * are consecutive. */
+#include <string.h>
+
+#include "core/error.h"
+#include "skin/kernel.h"
+#include "skin/skin_stream_internal.h"
+
+static vs_result check_attr(const char *name, const void *in, size_t in_stride,
+                            const void *out, size_t out_stride, size_t element,
+                            size_t count, vs_error *error)
+{
+    if (!in != !out)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: %s: input and output must both be "
+                         "set or both be NULL",
+                         name);
+    if (!in) return VS_OK;
+    if ((in_stride && in_stride < element) ||
+        (out_stride && out_stride < element))
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: %s: stride smaller than one "
+                         "element (%zu bytes)",
+                         name, element);
+    size_t step = in_stride > out_stride ? in_stride : out_stride;
+    if (step < element) step = element;
+    if (count > SIZE_MAX / step)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: %s: %zu vertices exceed the "
+                         "address space",
+                         name, count);
+    return VS_OK;
+}
+
+vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
+                                      vs_error *error)
+{
+    vs_result r;
+    if (!job)
+        return set_error(error, VS_ERROR_ARGUMENT, "skin stream job: job is NULL");
+    if (!job->stream || !job->joint_matrices || !job->in_positions)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: %s: required pointer is NULL",
+                         !job->stream           ? "stream"
+                         : !job->joint_matrices ? "joint_matrices"
+                                                : "in_positions");
+    const size_t total = job->stream->vertex_count;
+    if (job->first_vertex > total || job->vertex_count > total - job->first_vertex)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: range [%zu, +%zu) exceeds the "
+                         "stream's %zu vertices",
+                         job->first_vertex, job->vertex_count, total);
+    if (job->order != VS_STREAM_ORDER_SOURCE &&
+        job->order != VS_STREAM_ORDER_STREAM)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: order: %u is unknown", job->order);
+    if (job->tangent_components != 0 && job->tangent_components != 3 &&
+        job->tangent_components != 4)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: tangent_components: %u is not 3 "
+                         "or 4",
+                         job->tangent_components);
+    const size_t tan = (job->tangent_components == 3 ? 3 : 4) * sizeof(float);
+    if ((r = check_attr("positions", job->in_positions,
+                        job->in_positions_stride, job->out_positions,
+                        job->out_positions_stride, 12, total, error)) ||
+        (r = check_attr("normals", job->in_normals, job->in_normals_stride,
+                        job->out_normals, job->out_normals_stride, 12, total,
+                        error)) ||
+        (r = check_attr("tangents", job->in_tangents, job->in_tangents_stride,
+                        job->out_tangents, job->out_tangents_stride, tan, total,
+                        error)))
+        return r;
+    return VS_OK;
+}
+
+/* Stages influences [first, first + kc) of the n vertices at stream
+ * positions pos.. of group k. */
+static void stage(const vs_skin_stream *s, const float *jm, uint32_t k,
+                  size_t slot, size_t n, uint32_t first, unsigned kc,
+                  kernel_scratch *sc)
+{
+    const size_t at0 = s->group_data[k] + slot * k + first;
+    for (size_t i = 0; i < n; ++i)
+        for (unsigned j = 0; j < kc; ++j) {
+            const size_t at = at0 + i * k + j;
+            const size_t joint = s->u8_joints ? ((const uint8_t *)s->joints)[at]
+                                              : ((const uint16_t *)s->joints)[at];
+            sc->jm[i * kc + j] = jm + joint * 16;
+            sc->w[i * kc + j] =
+                s->unorm16 ? (float)((const uint16_t *)s->weights)[at] *
+                                 (1.0f / 65535.0f)
+                           : ((const float *)s->weights)[at];
+        }
+}
+
+vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
+{
+    vs_result r = vs_skin_stream_job_validate(job, error);
+    if (r != VS_OK) return r;
+    const vs_isa isa =
+        job->isa == VS_ISA_SCALAR ? VS_ISA_PORTABLE : (vs_isa)job->isa;
+    const kernel_ops *ops = kernel_ops_for(isa);
+    if (!ops)
+        return set_error(error, VS_ERROR_UNSUPPORTED,
+                         "skin stream job: isa: %s (%u) is not supported by "
+                         "this CPU or build",
+                         vs_isa_name(isa), job->isa);
+    const vs_skin_stream *s = job->stream;
+    kernel_io io;
+    kernel_io_init(&io, job->in_positions, job->in_positions_stride,
+                   job->out_positions, job->out_positions_stride,
+                   job->in_normals, job->in_normals_stride, job->out_normals,
+                   job->out_normals_stride, job->in_tangents,
+                   job->in_tangents_stride, job->out_tangents,
+                   job->out_tangents_stride, job->tangent_components);
+    kernel_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    const size_t end = job->first_vertex + job->vertex_count;
+    for (uint32_t k = 0; k <= s->max_k && job->vertex_count; ++k) {
+        size_t lo = s->group_start[k], hi = s->group_start[k + 1];
+        if (lo < job->first_vertex) lo = job->first_vertex;
+        if (hi > end) hi = end;
+        /* An unskinned vertex keeps its input under normalised weights and
+         * collapses to the origin under raw ones, as in the reference. */
+        const float idw = k == 0 && !s->raw ? 1.0f : 0.0f;
+        for (size_t i = 0; i < KERNEL_BLOCK; ++i)
+            sc.idw[i] = idw;
+        for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
+            const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
+            for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
+                size_t p = pos + (i < n ? i : n - 1);
+                sc.vi[i] = job->order == VS_STREAM_ORDER_SOURCE ? s->order[p] : p;
+            }
+            const size_t slot = pos - s->group_start[k];
+            if (k == 0) ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
+            for (uint32_t first = 0; first < k; first += KERNEL_MAX_STAGED) {
+                const unsigned kc = k - first < KERNEL_MAX_STAGED
+                                        ? k - first
+                                        : KERNEL_MAX_STAGED;
+                stage(s, job->joint_matrices, k, slot, n, first, kc, &sc);
+                ops->blend(n, kc, sc.jm, sc.w, sc.idw, sc.mat, first > 0);
+            }
+            ops->transform(&io, sc.vi, n, sc.mat);
+        }
+    }
+    return VS_OK;
+}
