@@ -77,24 +77,47 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
     return VS_OK;
 }
 
-/* Stages influences [first, first + kc) of the n vertices at stream
- * positions pos.. of group k. */
-static void stage(const vs_skin_stream *s, const float *jm, uint32_t k,
-                  size_t slot, size_t n, uint32_t first, unsigned kc,
-                  kernel_scratch *sc)
+/* Stages influences [first, first + kc) of the n vertices in slots slot..
+ * of group k. One function per index and weight type, with kc a constant
+ * in each case, so the loop has no per-influence format tests. */
+#define STAGE_FN(name, JT, WT, WSCALE)                                         \
+    static inline __attribute__((always_inline)) void name##_k(                \
+        const JT *joints, const WT *weights, const float *jm, size_t at0,      \
+        size_t stride, size_t n, const unsigned kc, kernel_scratch *sc)        \
+    {                                                                          \
+        for (size_t i = 0; i < n; ++i)                                         \
+            for (unsigned j = 0; j < kc; ++j) {                                \
+                const size_t at = at0 + i * stride + j;                        \
+                sc->jm[i * kc + j] = jm + (size_t)joints[at] * 16;             \
+                sc->w[i * kc + j] = (float)weights[at] * (WSCALE);             \
+            }                                                                  \
+    }                                                                          \
+    static void name(const vs_skin_stream *s, const float *jm, size_t at0,     \
+                     size_t stride, size_t n, unsigned kc, kernel_scratch *sc) \
+    {                                                                          \
+        const JT *joints = (const JT *)s->joints;                              \
+        const WT *weights = (const WT *)s->weights;                            \
+        switch (kc) {                                                          \
+        case 1: name##_k(joints, weights, jm, at0, stride, n, 1, sc); break;   \
+        case 2: name##_k(joints, weights, jm, at0, stride, n, 2, sc); break;   \
+        case 3: name##_k(joints, weights, jm, at0, stride, n, 3, sc); break;   \
+        case 4: name##_k(joints, weights, jm, at0, stride, n, 4, sc); break;   \
+        default: name##_k(joints, weights, jm, at0, stride, n, kc, sc); break; \
+        }                                                                      \
+    }
+
+STAGE_FN(stage_u8_unorm, uint8_t, uint16_t, 1.0f / 65535.0f)
+STAGE_FN(stage_u8_float, uint8_t, float, 1.0f)
+STAGE_FN(stage_u16_unorm, uint16_t, uint16_t, 1.0f / 65535.0f)
+STAGE_FN(stage_u16_float, uint16_t, float, 1.0f)
+
+typedef void (*stage_fn)(const vs_skin_stream *, const float *, size_t,
+                         size_t, size_t, unsigned, kernel_scratch *);
+
+static stage_fn stage_for(const vs_skin_stream *s)
 {
-    const size_t at0 = s->group_data[k] + slot * k + first;
-    for (size_t i = 0; i < n; ++i)
-        for (unsigned j = 0; j < kc; ++j) {
-            const size_t at = at0 + i * k + j;
-            const size_t joint = s->u8_joints ? ((const uint8_t *)s->joints)[at]
-                                              : ((const uint16_t *)s->joints)[at];
-            sc->jm[i * kc + j] = jm + joint * 16;
-            sc->w[i * kc + j] =
-                s->unorm16 ? (float)((const uint16_t *)s->weights)[at] *
-                                 (1.0f / 65535.0f)
-                           : ((const float *)s->weights)[at];
-        }
+    if (s->u8_joints) return s->unorm16 ? stage_u8_unorm : stage_u8_float;
+    return s->unorm16 ? stage_u16_unorm : stage_u16_float;
 }
 
 vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
@@ -119,6 +142,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                    job->out_tangents_stride, job->tangent_components);
     kernel_scratch sc;
     memset(&sc, 0, sizeof sc);
+    const stage_fn stage = stage_for(s);
     const size_t end = job->first_vertex + job->vertex_count;
     for (uint32_t k = 0; k <= s->max_k && job->vertex_count; ++k) {
         size_t lo = s->group_start[k], hi = s->group_start[k + 1];
@@ -141,7 +165,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                 const unsigned kc = k - first < KERNEL_MAX_STAGED
                                         ? k - first
                                         : KERNEL_MAX_STAGED;
-                stage(s, job->joint_matrices, k, slot, n, first, kc, &sc);
+                stage(s, job->joint_matrices, s->group_data[k] + slot * k + first,
+                      k, n, kc, &sc);
                 ops->blend(n, kc, sc.jm, sc.w, sc.idw, sc.mat, first > 0);
             }
             ops->transform(&io, sc.vi, n, sc.mat);

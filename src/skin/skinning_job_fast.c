@@ -71,6 +71,53 @@ static void stage_chunk(const vs_skinning_job *job, const job_source *src,
     }
 }
 
+/* The common case, influence_count <= KERNEL_MAX_STAGED: one pass reads
+ * each vertex's joints and weights once, checks, normalises and stages them,
+ * with k a constant in each specialisation. Returns false on a joint index
+ * out of range. */
+static inline __attribute__((always_inline)) bool
+stage_small_k(const vs_skinning_job *job, const job_source *src, size_t base,
+              size_t n, const unsigned k, kernel_scratch *s)
+{
+    const bool raw = (job->flags & VS_SKIN_RAW_WEIGHTS) != 0;
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint16_t joint[KERNEL_MAX_STAGED];
+        float w[KERNEL_MAX_STAGED];
+        memcpy(joint, src->joints + (base + i) * src->joints_step,
+               k * sizeof *joint);
+        memcpy(w, src->weights + (base + i) * src->weights_step, k * sizeof *w);
+        double sum = 0.0;
+        for (unsigned j = 0; j < k; ++j) {
+            bad |= joint[j] >= job->joint_count;
+            sum += w[j];
+        }
+        const bool unskinned = !raw && (!(sum > 0.0) || !isfinite(sum));
+        const double scale = raw ? 1.0 : unskinned ? 0.0 : 1.0 / sum;
+        s->idw[i] = unskinned ? 1.0f : 0.0f;
+        for (unsigned j = 0; j < k; ++j) {
+            const float ws = unskinned ? 0.0f : (float)(w[j] * scale);
+            s->w[i * k + j] = ws;
+            s->jm[i * k + j] = ws != 0.0f
+                                   ? job->joint_matrices + (size_t)joint[j] * 16
+                                   : kernel_zero_matrix;
+        }
+    }
+    return !bad;
+}
+
+static bool stage_small(const vs_skinning_job *job, const job_source *src,
+                        size_t base, size_t n, unsigned k, kernel_scratch *s)
+{
+    switch (k) {
+    case 1: return stage_small_k(job, src, base, n, 1, s);
+    case 2: return stage_small_k(job, src, base, n, 2, s);
+    case 3: return stage_small_k(job, src, base, n, 3, s);
+    case 4: return stage_small_k(job, src, base, n, 4, s);
+    default: return stage_small_k(job, src, base, n, k, s);
+    }
+}
+
 static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
                           vs_error *error)
 {
@@ -94,9 +141,16 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
     for (size_t base = 0; base < job->vertex_count; base += KERNEL_BLOCK) {
         const size_t left = job->vertex_count - base;
         const size_t n = left < KERNEL_BLOCK ? left : KERNEL_BLOCK;
-        bool ok = true;
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
             s.vi[i] = base + (i < n ? i : n - 1);
+        if (inf <= KERNEL_MAX_STAGED) {
+            if (!stage_small(job, &src, base, n, (unsigned)inf, &s))
+                return skinning_job_reference_from(job, base, error);
+            ops->blend(n, (unsigned)inf, s.jm, s.w, s.idw, s.mat, 0);
+            ops->transform(&io, s.vi, n, s.mat);
+            continue;
+        }
+        bool ok = true;
         for (size_t i = 0; i < n; ++i)
             ok &= vertex_scale(job, &src, base + i, &scale[i], &s.idw[i]);
         /* A bad joint index: the reference finishes from this block, so the
