@@ -12,6 +12,10 @@
 
 #include "vskin/vskin.h"
 
+/* Helpers of the hot loop: inlined even where the compiler's size
+ * heuristics would rather not (a call per 4 vertices costs 10%). */
+#define KERNEL_INLINE static inline __attribute__((always_inline))
+
 #define KERNEL_BLOCK 16     /* widest kernel: AVX-512, 16 float lanes */
 #define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
 

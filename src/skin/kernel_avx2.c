@@ -51,7 +51,7 @@
     } while (0)
 
 /* Columns (half * 2) and (half * 2 + 1) of 8 vertices' matrices. */
-static inline void load_mat_half(const float *mat, int half, __m256 m[12])
+KERNEL_INLINE void load_mat_half(const float *mat, int half, __m256 m[12])
 {
     __m256 lo[4], hi[4];
     for (int i = 0; i < 4; ++i) {
@@ -67,13 +67,13 @@ static inline void load_mat_half(const float *mat, int half, __m256 m[12])
     }
 }
 
-static inline void load_mat(const float *mat, __m256 m[12])
+KERNEL_INLINE void load_mat(const float *mat, __m256 m[12])
 {
     load_mat_half(mat, 0, m);
     load_mat_half(mat, 1, m);
 }
 
-static inline void load3(const kernel_attr *a, const size_t *vi, __m256 *x,
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, __m256 *x,
                          __m256 *y, __m256 *z)
 {
     __m128 x0, y0, z0, x1, y1, z1;
@@ -84,7 +84,7 @@ static inline void load3(const kernel_attr *a, const size_t *vi, __m256 *x,
     *z = _mm256_set_m128(z1, z0);
 }
 
-static inline void store3(const kernel_attr *a, const size_t *vi, size_t n,
+KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m256 x, __m256 y, __m256 z)
 {
     x86_scatter4(a, vi, n, _mm256_castps256_ps128(x),

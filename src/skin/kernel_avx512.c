@@ -38,7 +38,7 @@
         x, _mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),           \
         _mm512_setzero_ps(), x)
 
-static inline void load_mat(const float *mat, __m512 m[12])
+KERNEL_INLINE void load_mat(const float *mat, __m512 m[12])
 {
     /* t[g][r]: lane c = column c, row r, of vertices 4g..4g+3. */
     __m512 t[4][4];
@@ -66,14 +66,14 @@ static inline void load_mat(const float *mat, __m512 m[12])
     }
 }
 
-static inline __m512 join4(__m128 a, __m128 b, __m128 c, __m128 d)
+KERNEL_INLINE __m512 join4(__m128 a, __m128 b, __m128 c, __m128 d)
 {
     __m256 lo = _mm256_set_m128(b, a), hi = _mm256_set_m128(d, c);
     return _mm512_castpd_ps(_mm512_insertf64x4(
         _mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1));
 }
 
-static inline void load3(const kernel_attr *a, const size_t *vi, __m512 *x,
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, __m512 *x,
                          __m512 *y, __m512 *z)
 {
     __m128 gx[4], gy[4], gz[4];
@@ -84,7 +84,7 @@ static inline void load3(const kernel_attr *a, const size_t *vi, __m512 *x,
     *z = join4(gz[0], gz[1], gz[2], gz[3]);
 }
 
-static inline void store3(const kernel_attr *a, const size_t *vi, size_t n,
+KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m512 x, __m512 y, __m512 z)
 {
     x86_scatter4(a, vi, n, _mm512_extractf32x4_ps(x, 0),

@@ -20,14 +20,14 @@
 #define VKEEP_IF_UNIT(x, len) (((len) > 0.0f && (len) <= FLT_MAX) ? (x) : 0.0f)
 #define VNEG_IF_NEG(x, det) ((det) < 0.0f ? -(x) : (x))
 
-static inline void load_mat(const float *mat, float m[12])
+KERNEL_INLINE void load_mat(const float *mat, float m[12])
 {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 3; ++r)
             m[c * 3 + r] = mat[c * 4 + r];
 }
 
-static inline void load3(const kernel_attr *a, const size_t *vi, float *x,
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, float *x,
                          float *y, float *z)
 {
     float v[3];
@@ -37,7 +37,7 @@ static inline void load3(const kernel_attr *a, const size_t *vi, float *x,
     *z = v[2];
 }
 
-static inline void store3(const kernel_attr *a, const size_t *vi, size_t n,
+KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           float x, float y, float z)
 {
     (void)n;

@@ -34,7 +34,7 @@
     _mm_xor_ps(x, _mm_and_ps(_mm_cmplt_ps(det, _mm_setzero_ps()),              \
                              _mm_set1_ps(-0.0f)))
 
-static inline void load_mat(const float *mat, __m128 m[12])
+KERNEL_INLINE void load_mat(const float *mat, __m128 m[12])
 {
     for (int c = 0; c < 4; ++c) {
         __m128 a = _mm_load_ps(mat + 0 * 16 + c * 4);
@@ -48,13 +48,13 @@ static inline void load_mat(const float *mat, __m128 m[12])
     }
 }
 
-static inline void load3(const kernel_attr *a, const size_t *vi, __m128 *x,
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, __m128 *x,
                          __m128 *y, __m128 *z)
 {
     x86_gather4(a, vi, x, y, z);
 }
 
-static inline void store3(const kernel_attr *a, const size_t *vi, size_t n,
+KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m128 x, __m128 y, __m128 z)
 {
     x86_scatter4(a, vi, n, x, y, z);

@@ -3,7 +3,7 @@
  * touching the bytes after them (memcpy: no alignment assumed, no overrun
  * at the end of a caller's buffer), and gathering 4 vertices' xyz into SoA. */
 
-static inline __m128 x86_load3(const unsigned char *p)
+KERNEL_INLINE __m128 x86_load3(const unsigned char *p)
 {
     double xy;
     float z;
@@ -12,7 +12,7 @@ static inline __m128 x86_load3(const unsigned char *p)
     return _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(xy)), _mm_set_ss(z));
 }
 
-static inline void x86_store3(unsigned char *p, __m128 v)
+KERNEL_INLINE void x86_store3(unsigned char *p, __m128 v)
 {
     double xy = _mm_cvtsd_f64(_mm_castps_pd(v));
     float z = _mm_cvtss_f32(_mm_movehl_ps(v, v));
@@ -21,7 +21,7 @@ static inline void x86_store3(unsigned char *p, __m128 v)
 }
 
 /* Four vertices' xyz (indices vi[0..3]) as x, y, z vectors. */
-static inline void x86_gather4(const kernel_attr *a, const size_t *vi,
+KERNEL_INLINE void x86_gather4(const kernel_attr *a, const size_t *vi,
                                __m128 *x, __m128 *y, __m128 *z)
 {
     __m128 v0 = x86_load3(a->in + vi[0] * a->in_step);
@@ -35,7 +35,7 @@ static inline void x86_gather4(const kernel_attr *a, const size_t *vi,
 }
 
 /* The first n (<= 4) vertices of x, y, z to their outputs. */
-static inline void x86_scatter4(const kernel_attr *a, const size_t *vi,
+KERNEL_INLINE void x86_scatter4(const kernel_attr *a, const size_t *vi,
                                 size_t n, __m128 x, __m128 y, __m128 z)
 {
     __m128 w = _mm_setzero_ps();

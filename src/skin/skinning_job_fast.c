@@ -93,10 +93,10 @@ stage_small_k(const vs_skinning_job *job, const job_source *src, size_t base,
             sum += w[j];
         }
         const bool unskinned = !raw && (!(sum > 0.0) || !isfinite(sum));
-        const double scale = raw ? 1.0 : unskinned ? 0.0 : 1.0 / sum;
+        const float scale = raw ? 1.0f : unskinned ? 0.0f : (float)(1.0 / sum);
         s->idw[i] = unskinned ? 1.0f : 0.0f;
         for (unsigned j = 0; j < k; ++j) {
-            const float ws = unskinned ? 0.0f : (float)(w[j] * scale);
+            const float ws = unskinned ? 0.0f : w[j] * scale;
             s->w[i * k + j] = ws;
             s->jm[i * k + j] = ws != 0.0f
                                    ? job->joint_matrices + (size_t)joint[j] * 16
