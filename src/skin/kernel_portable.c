@@ -15,9 +15,9 @@
 #define VSUB(a, b) ((a) - (b))
 #define VMUL(a, b) ((a) * (b))
 #define VFMA(a, b, c) ((a) * (b) + (c))
-#define VSQRT(a) sqrtf(a)
-#define VDIV(a, b) ((a) / (b))
-#define VKEEP_IF_UNIT(x, len) (((len) > 0.0f && (len) <= FLT_MAX) ? (x) : 0.0f)
+#define VRSQRT(a) (1.0f / sqrtf(a))
+#define VKEEP_IF_UNIT(x, len2)                                                 \
+    (((len2) >= FLT_MIN && (len2) <= FLT_MAX) ? (x) : 0.0f)
 #define VNEG_IF_NEG(x, det) ((det) < 0.0f ? -(x) : (x))
 
 KERNEL_INLINE void load_mat(const float *mat, float m[12])

@@ -1,23 +1,27 @@
 /* The structure-of-arrays transform shared by every kernel, included once
  * per ISA inside that ISA's target region. The includer defines:
  *   W, V, NAME(x)          lanes, vector type, per-ISA name
- *   VSET1 VADD VSUB VMUL VFMA(a, b, c) = a * b + c, VSQRT, VDIV
- *   VKEEP_IF_UNIT(x, len)  x where 0 < len <= FLT_MAX, else 0
+ *   VSET1 VADD VSUB VMUL VFMA(a, b, c) = a * b + c
+ *   VRSQRT(x)              1 / sqrt(x) to about float precision
+ *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
  *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
  *   load_mat(mat, m)       m[c * 3 + r] = row r of column c, lanes = vertices
  *   load3(attr, vi, x, y, z) / store3(attr, vi, n, x, y, z)
  * The arithmetic is the reference's (vertex_transform.h) in float: the
  * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
- * tangent A itself, and both are normalised (zero length gives zero). */
+ * tangent A itself, and both are normalised. A vector whose squared length
+ * is not a normal float (zero, shorter than about 1e-19, longer than about
+ * 1e19, or not finite) becomes zero, as the reference's zero / non-finite
+ * length does. */
 
 static inline __attribute__((always_inline)) void
 NAME(normalize)(V *x, V *y, V *z)
 {
-    V len = VSQRT(VFMA(*x, *x, VFMA(*y, *y, VMUL(*z, *z))));
-    V inv = VDIV(VSET1(1.0f), len);
-    *x = VKEEP_IF_UNIT(VMUL(*x, inv), len);
-    *y = VKEEP_IF_UNIT(VMUL(*y, inv), len);
-    *z = VKEEP_IF_UNIT(VMUL(*z, inv), len);
+    V len2 = VFMA(*x, *x, VFMA(*y, *y, VMUL(*z, *z)));
+    V inv = VRSQRT(len2);
+    *x = VKEEP_IF_UNIT(VMUL(*x, inv), len2);
+    *y = VKEEP_IF_UNIT(VMUL(*y, inv), len2);
+    *z = VKEEP_IF_UNIT(VMUL(*z, inv), len2);
 }
 
 /* out = a x b, every operand split into its components. */

@@ -40,7 +40,14 @@ KERNEL_INLINE void x86_scatter4(const kernel_attr *a, const size_t *vi,
 {
     __m128 w = _mm_setzero_ps();
     _MM_TRANSPOSE4_PS(x, y, z, w);
+    if (n >= 4) { /* the common, full case without a loop */
+        x86_store3(a->out + vi[0] * a->out_step, x);
+        x86_store3(a->out + vi[1] * a->out_step, y);
+        x86_store3(a->out + vi[2] * a->out_step, z);
+        x86_store3(a->out + vi[3] * a->out_step, w);
+        return;
+    }
     const __m128 v[4] = {x, y, z, w};
-    for (size_t i = 0; i < n && i < 4; ++i)
+    for (size_t i = 0; i < n; ++i)
         x86_store3(a->out + vi[i] * a->out_step, v[i]);
 }
