@@ -25,6 +25,9 @@ typedef struct kernel_attr {
     size_t in_step;
     unsigned char *out;
     size_t out_step;
+    /* Vertices are visited in increasing consecutive order and this side is
+     * 3 tightly packed floats: 4 vertices are 3 aligned-free 16-byte moves. */
+    bool in_packed, out_packed;
 } kernel_attr;
 
 /* Which attributes a job skins (the kernel specialises on it). */
@@ -52,7 +55,8 @@ typedef struct kernel_ops {
                   const float *w, const float *idw, float *mat,
                   int accumulate);
     /* Transforms n vertices with mat; lanes n..width-1 of mat are valid
-     * (zero) but their results are not stored. */
+     * (zero) but their results are not stored. vi[n..KERNEL_BLOCK) repeat
+     * vi[n - 1]. */
     void (*transform)(const kernel_io *io, const size_t *vi, size_t n,
                       const float *mat);
 } kernel_ops;
@@ -73,7 +77,8 @@ void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
                     size_t in_nrm_stride, float *out_nrm,
                     size_t out_nrm_stride, const float *in_tan,
                     size_t in_tan_stride, float *out_tan,
-                    size_t out_tan_stride, uint32_t tangent_components);
+                    size_t out_tan_stride, uint32_t tangent_components,
+                    bool sequential);
 
 /* Block scratch: staged influences, vertex indices, blended matrices. */
 typedef struct kernel_scratch {

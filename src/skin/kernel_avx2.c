@@ -81,12 +81,12 @@ KERNEL_INLINE void load_mat(const float *mat, __m256 m[12])
     load_mat_half(mat, 1, m);
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, __m256 *x,
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, __m256 *x,
                          __m256 *y, __m256 *z)
 {
     __m128 x0, y0, z0, x1, y1, z1;
-    x86_gather4(a, vi, &x0, &y0, &z0);
-    x86_gather4(a, vi + 4, &x1, &y1, &z1);
+    x86_gather4(a, vi, n, &x0, &y0, &z0);
+    x86_gather4(a, vi + 4, n > 4 ? n - 4 : 0, &x1, &y1, &z1);
     *x = _mm256_set_m128(x1, x0);
     *y = _mm256_set_m128(y1, y0);
     *z = _mm256_set_m128(z1, z0);

@@ -81,12 +81,13 @@ KERNEL_INLINE __m512 join4(__m128 a, __m128 b, __m128 c, __m128 d)
         _mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1));
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, __m512 *x,
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, __m512 *x,
                          __m512 *y, __m512 *z)
 {
     __m128 gx[4], gy[4], gz[4];
     for (int g = 0; g < 4; ++g)
-        x86_gather4(a, vi + 4 * g, &gx[g], &gy[g], &gz[g]);
+        x86_gather4(a, vi + 4 * g, n > 4u * g ? n - 4u * g : 0, &gx[g], &gy[g],
+                    &gz[g]);
     *x = join4(gx[0], gx[1], gx[2], gx[3]);
     *y = join4(gy[0], gy[1], gy[2], gy[3]);
     *z = join4(gz[0], gz[1], gz[2], gz[3]);

@@ -27,9 +27,10 @@ KERNEL_INLINE void load_mat(const float *mat, float m[12])
             m[c * 3 + r] = mat[c * 4 + r];
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, float *x,
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, float *x,
                          float *y, float *z)
 {
+    (void)n;
     float v[3];
     memcpy(v, a->in + vi[0] * a->in_step, sizeof v);
     *x = v[0];

@@ -6,7 +6,7 @@
  *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
  *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
  *   load_mat(mat, m)       m[c * 3 + r] = row r of column c, lanes = vertices
- *   load3(attr, vi, x, y, z) / store3(attr, vi, n, x, y, z)
+ *   load3(attr, vi, n, x, y, z) / store3(attr, vi, n, x, y, z)
  * The arithmetic is the reference's (vertex_transform.h) in float: the
  * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
  * tangent A itself, and both are normalised. A vector whose squared length
@@ -39,7 +39,7 @@ NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, const float *mat,
     V m[12];
     load_mat(mat, m);
     V x, y, z;
-    load3(&io->pos, vi, &x, &y, &z);
+    load3(&io->pos, vi, n, &x, &y, &z);
     V px = VFMA(m[0], x, VFMA(m[3], y, VFMA(m[6], z, m[9])));
     V py = VFMA(m[1], x, VFMA(m[4], y, VFMA(m[7], z, m[10])));
     V pz = VFMA(m[2], x, VFMA(m[5], y, VFMA(m[8], z, m[11])));
@@ -52,7 +52,7 @@ NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, const float *mat,
         NAME_CROSS(m[6], m[7], m[8], m[0], m[1], m[2], n1x, n1y, n1z);
         NAME_CROSS(m[0], m[1], m[2], m[3], m[4], m[5], n2x, n2y, n2z);
         V det = VFMA(m[0], n0x, VFMA(m[1], n0y, VMUL(m[2], n0z)));
-        load3(&io->nrm, vi, &x, &y, &z);
+        load3(&io->nrm, vi, n, &x, &y, &z);
         V nx = VFMA(n0x, x, VFMA(n1x, y, VMUL(n2x, z)));
         V ny = VFMA(n0y, x, VFMA(n1y, y, VMUL(n2y, z)));
         V nz = VFMA(n0z, x, VFMA(n1z, y, VMUL(n2z, z)));
@@ -63,7 +63,7 @@ NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, const float *mat,
         store3(&io->nrm, vi, n, nx, ny, nz);
     }
     if (attrs & KERNEL_TANGENTS) {
-        load3(&io->tan, vi, &x, &y, &z);
+        load3(&io->tan, vi, n, &x, &y, &z);
         V tx = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
         V ty = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
         V tz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));

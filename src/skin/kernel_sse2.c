@@ -57,10 +57,10 @@ KERNEL_INLINE void load_mat(const float *mat, __m128 m[12])
     }
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, __m128 *x,
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, __m128 *x,
                          __m128 *y, __m128 *z)
 {
-    x86_gather4(a, vi, x, y, z);
+    x86_gather4(a, vi, n, x, y, z);
 }
 
 KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,

@@ -139,7 +139,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                    job->in_normals, job->in_normals_stride, job->out_normals,
                    job->out_normals_stride, job->in_tangents,
                    job->in_tangents_stride, job->out_tangents,
-                   job->out_tangents_stride, job->tangent_components);
+                   job->out_tangents_stride, job->tangent_components,
+                   job->order == VS_STREAM_ORDER_STREAM);
     kernel_scratch sc;
     memset(&sc, 0, sizeof sc);
     const stage_fn stage = stage_for(s);

@@ -133,7 +133,7 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
                    job->in_normals, job->in_normals_stride, job->out_normals,
                    job->out_normals_stride, job->in_tangents,
                    job->in_tangents_stride, job->out_tangents,
-                   job->out_tangents_stride, job->tangent_components);
+                   job->out_tangents_stride, job->tangent_components, true);
     kernel_scratch s;
     memset(&s, 0, sizeof s);
     double scale[KERNEL_BLOCK];
