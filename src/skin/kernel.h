@@ -16,6 +16,16 @@
  * heuristics would rather not (a call per 4 vertices costs 10%). */
 #define KERNEL_INLINE static inline __attribute__((always_inline))
 
+/* Fully unrolls a loop over a constant influence count (GCC's -O2 does not
+ * on its own). */
+#if defined(__clang__)
+#define KERNEL_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define KERNEL_UNROLL _Pragma("GCC unroll 8")
+#else
+#define KERNEL_UNROLL
+#endif
+
 #define KERNEL_BLOCK 16     /* widest kernel: AVX-512, 16 float lanes */
 #define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
 

@@ -115,6 +115,7 @@ avx2_blend_vertex(const float *const *jm, const float *w, float idw,
         c01 = _mm256_mul_ps(i, _mm256_setr_ps(1, 0, 0, 0, 0, 1, 0, 0));
         c23 = _mm256_mul_ps(i, _mm256_setr_ps(0, 0, 1, 0, 0, 0, 0, 0));
     }
+    KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
         const __m256 wj = _mm256_set1_ps(w[j]);
         c01 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j]), c01);

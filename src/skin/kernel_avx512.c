@@ -123,6 +123,7 @@ avx512_blend_vertex(const float *const *jm, const float *w, float idw,
         c = _mm512_mul_ps(_mm512_set1_ps(idw),
                           _mm512_setr_ps(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
                                          0, 0, 0, 0));
+    KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j)
         c = _mm512_fmadd_ps(_mm512_set1_ps(w[j]), _mm512_loadu_ps(jm[j]), c);
     _mm512_store_ps(out, c);

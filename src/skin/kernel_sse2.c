@@ -85,6 +85,7 @@ sse2_blend_vertex(const float *const *jm, const float *w, float idw,
         c2 = _mm_shuffle_ps(c0, c0, _MM_SHUFFLE(1, 0, 1, 1));
         c3 = _mm_setzero_ps();
     }
+    KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
         const __m128 wj = _mm_set1_ps(w[j]);
         const float *p = jm[j];

@@ -86,6 +86,7 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
         size_t stride, size_t n, const unsigned kc, kernel_scratch *sc)        \
     {                                                                          \
         for (size_t i = 0; i < n; ++i)                                         \
+            KERNEL_UNROLL                                                      \
             for (unsigned j = 0; j < kc; ++j) {                                \
                 const size_t at = at0 + i * stride + j;                        \
                 sc->jm[i * kc + j] = jm + (size_t)joints[at] * 16;             \
