@@ -47,8 +47,9 @@ const kernel_ops *kernel_ops_for(vs_isa isa)
 }
 
 /* AVX2 comes before AVX-512: on the one AVX-512 CPU measured (AMD EPYC,
- * Zen 4, 512-bit ops split in two) the AVX-512 kernel was slower than the
- * AVX2 one, and it left the SSE code that ran after it about 3x slower.
+ * Zen 4, 512-bit ops split in two) the AVX-512 kernel was at best as fast as
+ * the AVX2 one, up to 2x slower depending on what ran before it, and it left
+ * the SSE code that ran after it about 3x slower.
  * VS_ISA_AVX512 stays available on request (see docs/skinning.md). */
 vs_isa vs_cpu_best_isa(void)
 {
