@@ -93,9 +93,9 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
     }
 }
 
-KERNEL_INLINE void
-portable_blend_vertex(const float *const *jm, const float *w, float idw,
-                      float *out, int accumulate, const unsigned k)
+KERNEL_INLINE void portable_blend_vertex(const float *const *jm, const float *w,
+                                         float idw, float *out, int accumulate,
+                                         const unsigned k)
 {
     /* All 16 entries (the bottom row is ignored later): contiguous loops the
      * compiler vectorises. */

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("sse2"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("sse2"))),                  \
+                             apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
 #pragma GCC target("sse2")
@@ -36,8 +37,8 @@ KERNEL_INLINE __m128 sse2_rsqrt(__m128 x)
 {
     __m128 y = _mm_rsqrt_ps(x);
     __m128 hx = _mm_mul_ps(_mm_set1_ps(0.5f), x);
-    return _mm_mul_ps(y, _mm_sub_ps(_mm_set1_ps(1.5f),
-                                    _mm_mul_ps(hx, _mm_mul_ps(y, y))));
+    return _mm_mul_ps(
+        y, _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(hx, _mm_mul_ps(y, y))));
 }
 #define VNEG_IF_NEG(x, det)                                                    \
     _mm_xor_ps(x, _mm_and_ps(_mm_cmplt_ps(det, _mm_setzero_ps()),              \
@@ -57,8 +58,8 @@ KERNEL_INLINE void load_mat(const float *mat, __m128 m[12])
     }
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, __m128 *x,
-                         __m128 *y, __m128 *z)
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
+                         __m128 *x, __m128 *y, __m128 *z)
 {
     x86_gather4(a, vi, n, x, y, z);
 }
@@ -70,8 +71,8 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
 }
 
 static inline __attribute__((always_inline)) void
-sse2_blend_vertex(const float *const *jm, const float *w, float idw,
-                  float *out, int accumulate, const unsigned k)
+sse2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
+                  int accumulate, const unsigned k)
 {
     __m128 c0, c1, c2, c3;
     if (accumulate) {
@@ -116,6 +117,9 @@ const kernel_ops *kernel_ops_sse2(void)
 
 #else
 
-const kernel_ops *kernel_ops_sse2(void) { return 0; }
+const kernel_ops *kernel_ops_sse2(void)
+{
+    return 0;
+}
 
 #endif

@@ -119,8 +119,9 @@ stage_small_k(const vs_skinning_job *job, const job_source *src, size_t base,
             const float ws = w[j] * scale;
             s->w[i * k + j] = scale != 0.0f ? ws : 0.0f;
             const float *m = job->joint_matrices + (size_t)joint[j] * 16;
-            s->jm[i * k + j] =
-                finite_palette || s->w[i * k + j] != 0.0f ? m : kernel_zero_matrix;
+            s->jm[i * k + j] = finite_palette || s->w[i * k + j] != 0.0f
+                                   ? m
+                                   : kernel_zero_matrix;
         }
     }
     return !bad;
@@ -139,7 +140,8 @@ static bool stage_small(const vs_skinning_job *job, const job_source *src,
         STAGE_CASE(2)
         STAGE_CASE(3)
         STAGE_CASE(4)
-    default: return stage_small_k(job, src, base, n, k, false, s);
+    default:
+        return stage_small_k(job, src, base, n, k, false, s);
     }
 #undef STAGE_CASE
 }
@@ -161,8 +163,7 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
 {
     const size_t inf = job->influence_count;
     job_source src = {
-        (const unsigned char *)job->joints,
-        (const unsigned char *)job->weights,
+        (const unsigned char *)job->joints, (const unsigned char *)job->weights,
         job->joints_stride ? job->joints_stride : inf * sizeof(uint16_t),
         job->weights_stride ? job->weights_stride : inf * sizeof(float)};
     kernel_io io;
