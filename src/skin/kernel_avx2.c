@@ -23,7 +23,6 @@
 #define W 8
 #define V __m256
 #define NAME(x) avx2_##x
-#define VSET1(a) _mm256_set1_ps(a)
 #define VADD(a, b) _mm256_add_ps(a, b)
 #define VSUB(a, b) _mm256_sub_ps(a, b)
 #define VMUL(a, b) _mm256_mul_ps(a, b)

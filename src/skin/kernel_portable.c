@@ -35,12 +35,6 @@ PV_MAP2(pv_keep_if_unit,
 PV_MAP2(pv_neg_if_neg, b.v[i] < 0.0f ? -a.v[i] : a.v[i])
 #undef PV_MAP2
 
-KERNEL_INLINE pv pv_set1(float a)
-{
-    pv r = {{a, a, a, a}};
-    return r;
-}
-
 KERNEL_INLINE pv pv_fma(pv a, pv b, pv c)
 {
     return pv_add(pv_mul(a, b), c);
@@ -54,7 +48,6 @@ KERNEL_INLINE pv pv_rsqrt(pv a)
     return r;
 }
 
-#define VSET1(a) pv_set1(a)
 #define VADD(a, b) pv_add(a, b)
 #define VSUB(a, b) pv_sub(a, b)
 #define VMUL(a, b) pv_mul(a, b)

@@ -1,7 +1,7 @@
 /* The structure-of-arrays transform shared by every kernel, included once
  * per ISA inside that ISA's target region. The includer defines:
  *   W, V, NAME(x)          lanes, vector type, per-ISA name
- *   VSET1 VADD VSUB VMUL VFMA(a, b, c) = a * b + c
+ *   VADD VSUB VMUL VFMA(a, b, c) = a * b + c
  *   VRSQRT(x)              1 / sqrt(x) to about float precision
  *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
  *   VNEG_IF_NEG(x, det)    -x where det < 0, else x

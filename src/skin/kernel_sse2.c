@@ -21,7 +21,6 @@
 #define W 4
 #define V __m128
 #define NAME(x) sse2_##x
-#define VSET1(a) _mm_set1_ps(a)
 #define VADD(a, b) _mm_add_ps(a, b)
 #define VSUB(a, b) _mm_sub_ps(a, b)
 #define VMUL(a, b) _mm_mul_ps(a, b)
