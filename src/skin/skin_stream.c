@@ -103,6 +103,16 @@ static vs_result check_desc(const vs_skin_stream_desc *d, vs_error *error)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skin stream: joints_stride / weights_stride: "
                          "smaller than influence_count elements");
+    const size_t jstep =
+        d->joints_stride ? d->joints_stride : d->influence_count * 2u;
+    const size_t wstep =
+        d->weights_stride ? d->weights_stride : d->influence_count * 4u;
+    if (d->vertex_count > SIZE_MAX / jstep ||
+        d->vertex_count > SIZE_MAX / wstep)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream: joints / weights: %zu vertices at "
+                         "these strides exceed the address space",
+                         d->vertex_count);
     if (d->vertex_count > UINT32_MAX)
         return set_error(error, VS_ERROR_LIMIT,
                          "skin stream: vertex_count: %zu exceeds 2^32 - 1",

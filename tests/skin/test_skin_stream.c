@@ -265,6 +265,13 @@ static void bad_inputs_are_refused(void)
     CHECK(strstr(err.message, "unorm16") != NULL);
     d.weight_format = VS_SKIN_WEIGHTS_FLOAT;
     CHECK(vs_skin_stream_create(&d, &s, &err) == VS_OK);
+    d.vertex_count = 3;
+    d.joints_stride = SIZE_MAX / 2;
+    vs_skin_stream *huge = NULL;
+    CHECK(vs_skin_stream_create(&d, &huge, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "address space") != NULL);
+    d.vertex_count = 2;
+    d.joints_stride = 0;
     d.influence_count = 0;
     CHECK(vs_skin_stream_create(&d, NULL, &err) == VS_ERROR_ARGUMENT);
     vs_skin_stream *none = NULL;
