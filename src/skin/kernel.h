@@ -54,6 +54,16 @@ typedef struct kernel_io {
  * of the identity matrix (1 for an unskinned vertex under normalised
  * weights, else 0). mat holds KERNEL_BLOCK 4x4 column-major matrices,
  * 64-byte aligned, of which the bottom rows are ignored. */
+/* One group of a prepared stream, read directly by the kernel's blend:
+ * influences at element at0 + i * k + j of joints (u8 or u16) and weights
+ * (unorm16 or float). */
+typedef struct kernel_stream_src {
+    const void *joints, *weights;
+    bool u8_joints, unorm16;
+    const float *palette; /* joint matrices */
+    float idw;            /* identity weight of every vertex in the group */
+} kernel_stream_src;
+
 typedef struct kernel_ops {
     unsigned width; /* vertices per step: a divisor of KERNEL_BLOCK */
     /* mat[i] = (accumulate ? mat[i] : idw[i] * I) + sum_j w * J. k is
@@ -65,6 +75,10 @@ typedef struct kernel_ops {
      * vi[n - 1]. */
     void (*transform)(const kernel_io *io, const size_t *vi, size_t n,
                       const float *mat);
+    /* mat[i] = idw * I + sum_j w * J for n vertices of a stream group with
+     * k (1..KERNEL_MAX_STAGED) influences each, without staging. */
+    void (*blend_stream)(size_t n, unsigned k, const kernel_stream_src *src,
+                         size_t at0, float *mat);
 } kernel_ops;
 
 /* NULL when the ISA is not compiled in or the CPU lacks it. */

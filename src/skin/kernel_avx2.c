@@ -135,7 +135,8 @@ avx2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
 
 const kernel_ops *kernel_ops_avx2(void)
 {
-    static const kernel_ops ops = {8, avx2_blend, avx2_transform};
+    static const kernel_ops ops = {8, avx2_blend, avx2_transform,
+                                   avx2_blend_stream};
     return &ops;
 }
 

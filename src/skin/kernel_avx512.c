@@ -139,7 +139,8 @@ avx512_blend_vertex(const float *const *jm, const float *w, float idw,
 
 const kernel_ops *kernel_ops_avx512(void)
 {
-    static const kernel_ops ops = {16, avx512_blend, avx512_transform};
+    static const kernel_ops ops = {16, avx512_blend, avx512_transform,
+                                   avx512_blend_stream};
     return &ops;
 }
 

@@ -128,3 +128,61 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
     }
 #undef NAME_CASE
 }
+
+/* The stream's blend: joints and weights decoded straight into the
+ * per-vertex blend (the pointer and weight arrays stay in registers once
+ * inlined), with the count and both formats constants in each case. */
+#define NAME_STREAM_FN(suffix, JT, WT, WSCALE)                                 \
+    static inline __attribute__((always_inline)) void NAME(                    \
+        blend_stream_##suffix)(size_t n, const unsigned k,                     \
+                               const kernel_stream_src *src, size_t at0,       \
+                               float *mat)                                     \
+    {                                                                          \
+        const JT *joints = (const JT *)src->joints + at0;                      \
+        const WT *weights = (const WT *)src->weights + at0;                    \
+        for (size_t i = 0; i < n; ++i) {                                       \
+            const float *jm[KERNEL_MAX_STAGED];                                \
+            float w[KERNEL_MAX_STAGED];                                        \
+            KERNEL_UNROLL                                                      \
+            for (unsigned j = 0; j < k; ++j) {                                 \
+                jm[j] = src->palette + (size_t)joints[i * k + j] * 16;         \
+                w[j] = (float)weights[i * k + j] * (WSCALE);                   \
+            }                                                                  \
+            NAME(blend_vertex)(jm, w, src->idw, mat + i * 16, 0, k);           \
+        }                                                                      \
+    }
+NAME_STREAM_FN(u8_unorm, uint8_t, uint16_t, 1.0f / 65535.0f)
+NAME_STREAM_FN(u8_float, uint8_t, float, 1.0f)
+NAME_STREAM_FN(u16_unorm, uint16_t, uint16_t, 1.0f / 65535.0f)
+NAME_STREAM_FN(u16_float, uint16_t, float, 1.0f)
+#undef NAME_STREAM_FN
+
+static void NAME(blend_stream)(size_t n, unsigned k,
+                               const kernel_stream_src *src, size_t at0,
+                               float *mat)
+{
+#define NAME_FORMATS(K)                                                        \
+    case K:                                                                    \
+        if (src->u8_joints && src->unorm16)                                    \
+            NAME(blend_stream_u8_unorm)(n, K, src, at0, mat);                  \
+        else if (src->u8_joints)                                               \
+            NAME(blend_stream_u8_float)(n, K, src, at0, mat);                  \
+        else if (src->unorm16)                                                 \
+            NAME(blend_stream_u16_unorm)(n, K, src, at0, mat);                 \
+        else                                                                   \
+            NAME(blend_stream_u16_float)(n, K, src, at0, mat);                 \
+        break;
+    switch (k) {
+        NAME_FORMATS(1)
+        NAME_FORMATS(2)
+        NAME_FORMATS(3)
+        NAME_FORMATS(4)
+        NAME_FORMATS(5)
+        NAME_FORMATS(6)
+        NAME_FORMATS(7)
+        NAME_FORMATS(8)
+    default:
+        break;
+    }
+#undef NAME_FORMATS
+}

@@ -110,7 +110,8 @@ sse2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
 
 const kernel_ops *kernel_ops_sse2(void)
 {
-    static const kernel_ops ops = {4, sse2_blend, sse2_transform};
+    static const kernel_ops ops = {4, sse2_blend, sse2_transform,
+                                   sse2_blend_stream};
     return &ops;
 }
 
