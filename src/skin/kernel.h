@@ -64,6 +64,19 @@ typedef struct kernel_stream_src {
     float idw;            /* identity weight of every vertex in the group */
 } kernel_stream_src;
 
+/* The plain job's influences as the caller stores them: k u16 joints and k
+ * float weights per vertex at any byte step. */
+typedef struct kernel_job_src {
+    const unsigned char *joints, *weights;
+    size_t joints_step, weights_step;
+    const float *palette;
+    uint32_t joint_count;
+    unsigned k;          /* 1..KERNEL_MAX_STAGED */
+    bool raw;            /* VS_SKIN_RAW_WEIGHTS */
+    bool finite_palette; /* every joint matrix finite: zero weights may
+                            multiply theirs */
+} kernel_job_src;
+
 typedef struct kernel_ops {
     unsigned width; /* vertices per step: a divisor of KERNEL_BLOCK */
     /* mat[i] = (accumulate ? mat[i] : idw[i] * I) + sum_j w * J. k is
@@ -79,6 +92,12 @@ typedef struct kernel_ops {
      * k (1..KERNEL_MAX_STAGED) influences each, without staging. */
     void (*blend_stream)(size_t n, unsigned k, const kernel_stream_src *src,
                          size_t at0, float *mat);
+    /* Blends vertices [base, base + n) of a plain job, normalising weights
+     * by the reference's rule. Returns false when a joint index is out of
+     * range (mat is then incomplete; no matrix outside the palette is
+     * read). */
+    bool (*blend_job)(const kernel_job_src *src, size_t base, size_t n,
+                      float *mat);
 } kernel_ops;
 
 /* NULL when the ISA is not compiled in or the CPU lacks it. */

@@ -166,8 +166,9 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         const float idw = k == 0 && !s->raw ? 1.0f : 0.0f;
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
             sc.idw[i] = idw;
-        const kernel_stream_src src = {s->joints, s->weights, s->u8_joints,
-                                       s->unorm16, job->joint_matrices, idw};
+        const kernel_stream_src src = {s->joints,           s->weights,
+                                       s->u8_joints,        s->unorm16,
+                                       job->joint_matrices, idw};
         for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
             const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
             for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
