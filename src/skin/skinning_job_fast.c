@@ -3,7 +3,6 @@
  * Up to 8 influences the kernel reads the caller's arrays itself
  * (kernel_ops.blend_job); more are staged here 8 at a time (weights
  * normalised once per vertex by the reference's rule) and accumulated. */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
