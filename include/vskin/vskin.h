@@ -372,13 +372,20 @@ typedef struct vs_skinning_job {
      * influence beyond that), so precompute it when one pose is skinned in
      * many jobs. */
     const float *joint_dual_quaternions;
+    uint32_t isa;   /* vs_isa: which kernel runs; 0 (VS_ISA_AUTO) = fastest */
 } vs_skinning_job;
 
 vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error);
-/* Validates first. Linear: the scalar reference implementation. Dual
- * quaternions: the widest SIMD kernel this CPU has (AVX2, SSE2 or plain C,
- * chosen at run time), within 1e-5 relative of the scalar DQS reference. */
+/* Validates, then runs the kernel that job->isa names (VS_ISA_AUTO: the
+ * fastest this CPU has; see "Skinning kernels" below). Every kernel matches
+ * vs_skinning_job_run_reference within 1e-5 * max(1, |reference|), for both
+ * methods. Dual quaternions have SSE2 and AVX2+FMA kernels and a plain C
+ * one (VS_ISA_PORTABLE); VS_ISA_AVX512 runs the AVX2 one for them. */
 vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error);
+/* The scalar reference implementation (double arithmetic, one vertex at a
+ * time; ignores job->isa). Validates first. */
+vs_result vs_skinning_job_run_reference(const vs_skinning_job *job,
+                                        vs_error *error);
 
 /* ------------------------------------------- posed meshes (convenience) */
 
@@ -584,6 +591,102 @@ bool vs_asset_joint_bounds(const vs_asset *asset, uint32_t instance,
 bool vs_pose_fast_bounds(const vs_pose *pose,
                          const vs_pose_mesh_options *options,
                          float out_min[3], float out_max[3]);
+
+/* ============================================ skinning kernels (issue 5) */
+/* SIMD kernels picked at run time from the CPU's features; one binary runs
+ * everywhere. See docs/skinning.md, "Kernels, dispatch and the stream". */
+
+typedef enum vs_isa {
+    VS_ISA_AUTO = 0,   /* the fastest kernel this CPU runs */
+    VS_ISA_SCALAR,     /* vs_skinning_job_run_reference (double, per vertex) */
+    VS_ISA_PORTABLE,   /* plain C, float, 4 vertices per step, any CPU */
+    VS_ISA_SSE2,       /* x86-64 baseline, 4 vertices per step */
+    VS_ISA_AVX2,       /* AVX2 + FMA, 8 vertices per step */
+    VS_ISA_AVX512,     /* AVX-512F, 16 vertices per step */
+    VS_ISA_COUNT
+} vs_isa;
+
+/* The fastest ISA this CPU (and this build) supports. */
+vs_isa vs_cpu_best_isa(void);
+/* Whether this CPU runs isa (VS_ISA_AUTO, SCALAR and PORTABLE: always). */
+bool vs_isa_supported(vs_isa isa);
+/* "auto", "scalar", "portable", "sse2", "avx2", "avx512"; "?" otherwise. */
+const char *vs_isa_name(vs_isa isa);
+
+/* ---- the prepared skin stream: compact influences built once per mesh --- */
+
+typedef enum vs_skin_weight_format {
+    VS_SKIN_WEIGHTS_UNORM16 = 0, /* 2 bytes, w = q / 65535, not renormalised */
+    VS_SKIN_WEIGHTS_FLOAT = 1    /* 4 bytes per weight, exact */
+} vs_skin_weight_format;
+
+typedef struct vs_skin_stream_desc {
+    size_t vertex_count;
+    uint32_t influence_count; /* influences per vertex in the source, >= 1 */
+    uint32_t joint_count;     /* <= 256: u8 indices, else u16 */
+    const uint16_t *joints;  size_t joints_stride;  /* 0 = packed */
+    const float *weights;    size_t weights_stride; /* 0 = packed */
+    /* VS_SKIN_RAW_WEIGHTS: keep weights as stored; otherwise they are
+     * divided by their sum here, once (a non-positive or non-finite sum
+     * makes the vertex unskinned: identity). */
+    uint32_t flags;
+    vs_skin_weight_format weight_format;
+} vs_skin_stream_desc;
+
+typedef struct vs_skin_stream vs_skin_stream;
+
+/* Immutable once built; may be shared by any number of threads. Influences
+ * are sorted by weight (largest first), zero weights dropped, and vertices
+ * grouped by their remaining influence count: stream position s holds the
+ * source vertex vs_skin_stream_vertex_order(stream)[s].
+ * Errors: joint index >= joint_count (VS_ERROR_INVALID), a weight outside
+ * [0, 1] for UNORM16 (VS_ERROR_INVALID), vertex_count >= 2^32 (LIMIT). */
+vs_result vs_skin_stream_create(const vs_skin_stream_desc *desc,
+                                vs_skin_stream **out_stream, vs_error *error);
+void vs_skin_stream_free(vs_skin_stream *stream);
+size_t vs_skin_stream_vertex_count(const vs_skin_stream *stream);
+/* Bytes the stream holds per vertex, influences only (not the order). */
+double vs_skin_stream_bytes_per_vertex(const vs_skin_stream *stream);
+/* Stream position -> source vertex index (vertex_count entries). */
+const uint32_t *vs_skin_stream_vertex_order(const vs_skin_stream *stream);
+/* Largest influence count kept for any vertex (0 when none). */
+uint32_t vs_skin_stream_max_influences(const vs_skin_stream *stream);
+
+typedef enum vs_skin_stream_order {
+    /* Attribute buffers are indexed by source vertex: inputs are gathered and
+     * outputs scattered through the vertex order. No preparation needed. */
+    VS_STREAM_ORDER_SOURCE = 0,
+    /* Attribute buffers are already permuted into stream order (element s is
+     * source vertex order[s]; remap index buffers once with the inverse):
+     * purely sequential access, the fastest. */
+    VS_STREAM_ORDER_STREAM = 1
+} vs_skin_stream_order;
+
+/* Skins stream positions [first_vertex, first_vertex + vertex_count), so
+ * threads can split one stream into disjoint ranges. Attribute buffers and
+ * strides as in vs_skinning_job (0 = packed); they hold
+ * vs_skin_stream_vertex_count(stream) vertices, indexed as `order` says. */
+typedef struct vs_skin_stream_job {
+    const vs_skin_stream *stream;
+    const float *joint_matrices; /* desc.joint_count x 16, column-major */
+    size_t first_vertex;
+    size_t vertex_count;
+    uint32_t order; /* vs_skin_stream_order */
+
+    const float *in_positions;  size_t in_positions_stride;
+    float *out_positions;       size_t out_positions_stride;
+    const float *in_normals;    size_t in_normals_stride;   /* optional */
+    float *out_normals;         size_t out_normals_stride;
+    const float *in_tangents;   size_t in_tangents_stride;  /* optional */
+    float *out_tangents;        size_t out_tangents_stride;
+    uint32_t tangent_components; /* 3 or 4 (default 4) */
+    uint32_t isa;                /* vs_isa; SCALAR runs PORTABLE */
+} vs_skin_stream_job;
+
+vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
+                                      vs_error *error);
+vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job,
+                                 vs_error *error);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "skin/dqs_kernel.h"
 #include "skin/dqs_reference.h"
+#include "skin/skinning_internal.h"
 #include "skin/skinning_reference.h"
 #include "skin/vertex_transform.h"
 #include "vskin/vskin.h"
@@ -195,16 +196,21 @@ static void store3(unsigned char *dst, const float v[3])
     memcpy(dst, v, 3 * sizeof(float));
 }
 
-vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error)
+vs_result vs_skinning_job_run_reference(const vs_skinning_job *job,
+                                        vs_error *error)
 {
     vs_result r = vs_skinning_job_validate(job, error);
     if (r != VS_OK) return r;
-    if (job->method == VS_SKIN_DUAL_QUATERNION)
-        return dqs_kernel_run(job, DQS_ISA_AUTO, error);
-    return skinning_job_reference(job, error);
+    return skinning_job_reference_from(job, 0, error);
 }
 
 vs_result skinning_job_reference(const vs_skinning_job *job, vs_error *error)
+{
+    return skinning_job_reference_from(job, 0, error);
+}
+
+vs_result skinning_job_reference_from(const vs_skinning_job *job,
+                                      size_t first, vs_error *error)
 {
     vs_result r;
     const size_t inf = job->influence_count;
@@ -232,7 +238,7 @@ vs_result skinning_job_reference(const vs_skinning_job *job, vs_error *error)
         dj = &dq_storage;
     }
 
-    for (size_t v = 0; v < job->vertex_count; ++v) {
+    for (size_t v = first; v < job->vertex_count; ++v) {
         vertex_xform x;
         r = blend_vertex(job, dj, v, joints + v * joints_step,
                          weights + v * weights_step, &x, error);

@@ -207,10 +207,40 @@ static void bad_joint_stops_like_reference(void)
     }
 }
 
+/* The public job: every vs_isa the CPU has, with method DQS, runs a DQS
+ * kernel (not the linear ones) and matches the DQS reference; an ISA the CPU
+ * lacks is refused. */
+static void public_job_dispatches_every_isa(void)
+{
+    uint32_t seed = 77;
+    random_joints(&seed, MIXED);
+    layout l = make_layout(4);
+    fill(&seed, 4, 61, &l);
+    for (int isa = VS_ISA_AUTO; isa < VS_ISA_COUNT; ++isa) {
+        memset(out_ref, 0x5A, sizeof out_ref);
+        memset(out_fast, 0x5A, sizeof out_fast);
+        vs_skinning_job ref = make_job(jm, 4, 61, &l, 0, 4, out_ref);
+        vs_skinning_job fast = make_job(jm, 4, 61, &l, 0, 4, out_fast);
+        fast.isa = (uint32_t)isa;
+        CHECK(skinning_job_reference(&ref, NULL) == VS_OK);
+        vs_result r = vs_skinning_job_run(&fast, NULL);
+        if (!vs_isa_supported((vs_isa)isa)) {
+            CHECK(r == VS_ERROR_UNSUPPORTED);
+            continue;
+        }
+        CHECK_MSG(r == VS_OK, "isa %s", vs_isa_name((vs_isa)isa));
+        double d = compare_outputs(61, 4);
+        printf("vs_skinning_job_run isa %s: max relative difference %.3g\n",
+               vs_isa_name((vs_isa)isa), d);
+        CHECK_MSG(d <= 1e-5, "isa %s: %g", vs_isa_name((vs_isa)isa), d);
+    }
+}
+
 int main(void)
 {
     RUN(kernels_match_reference);
     RUN(kernels_leave_gaps_alone);
     RUN(bad_joint_stops_like_reference);
+    RUN(public_job_dispatches_every_isa);
     return test_summary();
 }

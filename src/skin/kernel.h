@@ -1,0 +1,132 @@
+/* The SIMD skinning kernels' internal interface. A range of vertices is cut
+ * into blocks of at most KERNEL_BLOCK vertices; for each block a driver
+ * (skin_driver.c) stages every influence as (joint matrix pointer, weight),
+ * then the ISA's kernel blends the per-vertex matrices (influence count a
+ * compile-time constant) and transforms the block structure-of-arrays
+ * (which attributes exist: chosen once per block, never per vertex). */
+#ifndef VS_SKIN_KERNEL_H
+#define VS_SKIN_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vskin/vskin.h"
+
+/* Helpers of the hot loop: inlined even where the compiler's size
+ * heuristics would rather not (a call per 4 vertices costs 10%). */
+#define KERNEL_INLINE static inline __attribute__((always_inline))
+
+/* Fully unrolls a loop over a constant influence count (GCC's -O2 does not
+ * on its own). */
+#if defined(__clang__)
+#define KERNEL_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define KERNEL_UNROLL _Pragma("GCC unroll 8")
+#else
+#define KERNEL_UNROLL
+#endif
+
+#define KERNEL_BLOCK 16     /* widest kernel: AVX-512, 16 float lanes */
+#define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
+
+/* One attribute: input and output base pointers and byte steps. */
+typedef struct kernel_attr {
+    const unsigned char *in;
+    size_t in_step;
+    unsigned char *out;
+    size_t out_step;
+    /* Vertices are visited in increasing consecutive order and this side is
+     * 3 tightly packed floats: 4 vertices are 3 aligned-free 16-byte moves. */
+    bool in_packed, out_packed;
+} kernel_attr;
+
+/* Which attributes a job skins (the kernel specialises on it). */
+enum { KERNEL_NORMALS = 1u << 0, KERNEL_TANGENTS = 1u << 1 };
+
+typedef struct kernel_io {
+    kernel_attr pos, nrm, tan;
+    unsigned attrs;     /* KERNEL_NORMALS | KERNEL_TANGENTS */
+    unsigned tangent_w; /* 1: copy the tangent's 4th component */
+} kernel_io;
+
+/* One block: n vertices (1..width), each at attribute index vi[i]. The
+ * staged influences are jm[i * k + j] / w[i * k + j]; idw[i] is the weight
+ * of the identity matrix (1 for an unskinned vertex under normalised
+ * weights, else 0). mat holds KERNEL_BLOCK 4x4 column-major matrices,
+ * 64-byte aligned, of which the bottom rows are ignored. */
+/* One group of a prepared stream, read directly by the kernel's blend:
+ * influences at element at0 + i * k + j of joints (u8 or u16) and weights
+ * (unorm16 or float). */
+typedef struct kernel_stream_src {
+    const void *joints, *weights;
+    bool u8_joints, unorm16;
+    const float *palette; /* joint matrices */
+    float idw;            /* identity weight of every vertex in the group */
+} kernel_stream_src;
+
+/* The plain job's influences as the caller stores them: k u16 joints and k
+ * float weights per vertex at any byte step. */
+typedef struct kernel_job_src {
+    const unsigned char *joints, *weights;
+    size_t joints_step, weights_step;
+    const float *palette;
+    uint32_t joint_count;
+    unsigned k;          /* 1..KERNEL_MAX_STAGED */
+    bool raw;            /* VS_SKIN_RAW_WEIGHTS */
+    bool finite_palette; /* every joint matrix finite: zero weights may
+                            multiply theirs */
+} kernel_job_src;
+
+typedef struct kernel_ops {
+    unsigned width; /* vertices per step: a divisor of KERNEL_BLOCK */
+    /* mat[i] = (accumulate ? mat[i] : idw[i] * I) + sum_j w * J. k is
+     * 0..KERNEL_MAX_STAGED; idw is read only when accumulate is 0. */
+    void (*blend)(size_t n, unsigned k, const float *const *jm, const float *w,
+                  const float *idw, float *mat, int accumulate);
+    /* Transforms n vertices with mat; lanes n..width-1 of mat are valid
+     * (zero) but their results are not stored. vi[n..KERNEL_BLOCK) repeat
+     * vi[n - 1]. */
+    void (*transform)(const kernel_io *io, const size_t *vi, size_t n,
+                      const float *mat);
+    /* mat[i] = idw * I + sum_j w * J for n vertices of a stream group with
+     * k (1..KERNEL_MAX_STAGED) influences each, without staging. */
+    void (*blend_stream)(size_t n, unsigned k, const kernel_stream_src *src,
+                         size_t at0, float *mat);
+    /* Blends vertices [base, base + n) of a plain job, normalising weights
+     * by the reference's rule. Returns false when a joint index is out of
+     * range (mat is then incomplete; no matrix outside the palette is
+     * read). */
+    bool (*blend_job)(const kernel_job_src *src, size_t base, size_t n,
+                      float *mat);
+} kernel_ops;
+
+/* NULL when the ISA is not compiled in or the CPU lacks it. */
+const kernel_ops *kernel_ops_for(vs_isa isa);
+
+const kernel_ops *kernel_ops_portable(void);
+const kernel_ops *kernel_ops_sse2(void);
+const kernel_ops *kernel_ops_avx2(void);
+const kernel_ops *kernel_ops_avx512(void);
+
+#endif
+
+/* The attribute streams of a job (strides 0 = packed). */
+void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
+                    float *out_pos, size_t out_pos_stride, const float *in_nrm,
+                    size_t in_nrm_stride, float *out_nrm, size_t out_nrm_stride,
+                    const float *in_tan, size_t in_tan_stride, float *out_tan,
+                    size_t out_tan_stride, uint32_t tangent_components,
+                    bool sequential);
+
+/* Block scratch: staged influences, vertex indices, blended matrices. */
+typedef struct kernel_scratch {
+    _Alignas(64) float mat[KERNEL_BLOCK * 16];
+    const float *jm[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+    float w[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+    float idw[KERNEL_BLOCK];
+    size_t vi[KERNEL_BLOCK];
+} kernel_scratch;
+
+/* A 4x4 of zeros: what a zero-weight influence points at, so that it adds
+ * nothing even when its joint matrix holds NaN (as the reference skips it). */
+extern const float kernel_zero_matrix[16];

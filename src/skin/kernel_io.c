@@ -1,0 +1,41 @@
+/* Shared setup for the kernel drivers. */
+#include <string.h>
+
+#include "skin/kernel.h"
+
+const float kernel_zero_matrix[16];
+
+static kernel_attr make_attr(const float *in, size_t in_stride, float *out,
+                             size_t out_stride, size_t element)
+{
+    kernel_attr a = {(const unsigned char *)in,
+                     in_stride ? in_stride : element,
+                     (unsigned char *)out,
+                     out_stride ? out_stride : element,
+                     false,
+                     false};
+    return a;
+}
+
+void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
+                    float *out_pos, size_t out_pos_stride, const float *in_nrm,
+                    size_t in_nrm_stride, float *out_nrm, size_t out_nrm_stride,
+                    const float *in_tan, size_t in_tan_stride, float *out_tan,
+                    size_t out_tan_stride, uint32_t tangent_components,
+                    bool sequential)
+{
+    const size_t tc = tangent_components == 3 ? 3 : 4;
+    memset(io, 0, sizeof *io);
+    io->pos = make_attr(in_pos, in_pos_stride, out_pos, out_pos_stride, 12);
+    io->nrm = make_attr(in_nrm, in_nrm_stride, out_nrm, out_nrm_stride, 12);
+    io->tan = make_attr(in_tan, in_tan_stride, out_tan, out_tan_stride,
+                        tc * sizeof(float));
+    kernel_attr *all[3] = {&io->pos, &io->nrm, &io->tan};
+    for (int i = 0; i < 3; ++i) {
+        all[i]->in_packed = sequential && all[i]->in_step == 12;
+        all[i]->out_packed = sequential && all[i]->out_step == 12;
+    }
+    io->attrs =
+        (in_nrm ? KERNEL_NORMALS : 0u) | (in_tan ? KERNEL_TANGENTS : 0u);
+    io->tangent_w = tc == 4;
+}

@@ -1,0 +1,266 @@
+/* The structure-of-arrays transform shared by every kernel, included once
+ * per ISA inside that ISA's target region. The includer defines:
+ *   W, V, NAME(x)          lanes, vector type, per-ISA name
+ *   VADD VSUB VMUL VFMA(a, b, c) = a * b + c
+ *   VRSQRT(x)              1 / sqrt(x) to about float precision
+ *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
+ *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
+ *   load_mat(mat, m)       m[c * 3 + r] = row r of column c, lanes = vertices
+ *   load3(attr, vi, n, x, y, z) / store3(attr, vi, n, x, y, z)
+ * The arithmetic is the reference's (vertex_transform.h) in float: the
+ * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
+ * tangent A itself, and both are normalised. A vector whose squared length
+ * is not a normal float (zero, shorter than about 1e-19, longer than about
+ * 1e19, or not finite) becomes zero, as the reference's zero / non-finite
+ * length does. */
+
+static inline __attribute__((always_inline)) void NAME(normalize)(V *x, V *y,
+                                                                  V *z)
+{
+    V len2 = VFMA(*x, *x, VFMA(*y, *y, VMUL(*z, *z)));
+    V inv = VRSQRT(len2);
+    *x = VKEEP_IF_UNIT(VMUL(*x, inv), len2);
+    *y = VKEEP_IF_UNIT(VMUL(*y, inv), len2);
+    *z = VKEEP_IF_UNIT(VMUL(*z, inv), len2);
+}
+
+/* out = a x b, every operand split into its components. */
+#define NAME_CROSS(ax, ay, az, bx, by, bz, ox, oy, oz)                         \
+    do {                                                                       \
+        ox = VSUB(VMUL(ay, bz), VMUL(az, by));                                 \
+        oy = VSUB(VMUL(az, bx), VMUL(ax, bz));                                 \
+        oz = VSUB(VMUL(ax, by), VMUL(ay, bx));                                 \
+    } while (0)
+
+static inline __attribute__((always_inline)) void
+NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, const float *mat,
+            const unsigned attrs)
+{
+    V m[12];
+    load_mat(mat, m);
+    V x, y, z;
+    load3(&io->pos, vi, n, &x, &y, &z);
+    V px = VFMA(m[0], x, VFMA(m[3], y, VFMA(m[6], z, m[9])));
+    V py = VFMA(m[1], x, VFMA(m[4], y, VFMA(m[7], z, m[10])));
+    V pz = VFMA(m[2], x, VFMA(m[5], y, VFMA(m[8], z, m[11])));
+    store3(&io->pos, vi, n, px, py, pz);
+
+    if (attrs & KERNEL_NORMALS) {
+        /* Columns of det(A) * A^-T: y x z, z x x, x x y. */
+        V n0x, n0y, n0z, n1x, n1y, n1z, n2x, n2y, n2z;
+        NAME_CROSS(m[3], m[4], m[5], m[6], m[7], m[8], n0x, n0y, n0z);
+        NAME_CROSS(m[6], m[7], m[8], m[0], m[1], m[2], n1x, n1y, n1z);
+        NAME_CROSS(m[0], m[1], m[2], m[3], m[4], m[5], n2x, n2y, n2z);
+        V det = VFMA(m[0], n0x, VFMA(m[1], n0y, VMUL(m[2], n0z)));
+        load3(&io->nrm, vi, n, &x, &y, &z);
+        V nx = VFMA(n0x, x, VFMA(n1x, y, VMUL(n2x, z)));
+        V ny = VFMA(n0y, x, VFMA(n1y, y, VMUL(n2y, z)));
+        V nz = VFMA(n0z, x, VFMA(n1z, y, VMUL(n2z, z)));
+        nx = VNEG_IF_NEG(nx, det);
+        ny = VNEG_IF_NEG(ny, det);
+        nz = VNEG_IF_NEG(nz, det);
+        NAME(normalize)(&nx, &ny, &nz);
+        store3(&io->nrm, vi, n, nx, ny, nz);
+    }
+    if (attrs & KERNEL_TANGENTS) {
+        load3(&io->tan, vi, n, &x, &y, &z);
+        V tx = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
+        V ty = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
+        V tz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
+        NAME(normalize)(&tx, &ty, &tz);
+        store3(&io->tan, vi, n, tx, ty, tz);
+        /* The handedness w is copied (one branch per block, not vertex). */
+        if (io->tangent_w)
+            for (size_t i = 0; i < n; ++i)
+                memcpy(io->tan.out + vi[i] * io->tan.out_step + 12,
+                       io->tan.in + vi[i] * io->tan.in_step + 12, 4);
+    }
+}
+
+#undef NAME_CROSS
+
+/* Sub-blocks of W vertices; the attribute set becomes a constant in each
+ * case so each specialisation has no attribute tests inside. */
+static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
+                            const float *mat)
+{
+#define NAME_LOOP(attrs)                                                       \
+    for (size_t b = 0; b < n; b += W)                                          \
+        NAME(xform)(io, vi + b, n - b < W ? n - b : W, mat + b * 16, attrs);
+    switch (io->attrs) {
+    case 0:
+        NAME_LOOP(0) break;
+    case KERNEL_NORMALS:
+        NAME_LOOP(KERNEL_NORMALS) break;
+    case KERNEL_TANGENTS:
+        NAME_LOOP(KERNEL_TANGENTS) break;
+    default:
+        NAME_LOOP(KERNEL_NORMALS | KERNEL_TANGENTS) break;
+    }
+#undef NAME_LOOP
+}
+
+/* mat[i] = idw[i] * I (or mat[i] when accumulating) + sum_j w * J, with the
+ * influence count K a constant in every case. NAME(blend_vertex) is the
+ * ISA's. */
+static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
+                        const float *w, const float *idw, float *mat,
+                        int accumulate)
+{
+#define NAME_CASE(K)                                                           \
+    case K:                                                                    \
+        for (size_t i = 0; i < n; ++i)                                         \
+            NAME(blend_vertex)                                                 \
+        (jm + i * K, w + i * K, idw[i], mat + i * 16, accumulate, K);          \
+        break;
+    switch (k) {
+        NAME_CASE(0)
+        NAME_CASE(1)
+        NAME_CASE(2)
+        NAME_CASE(3)
+        NAME_CASE(4)
+        NAME_CASE(5)
+        NAME_CASE(6)
+        NAME_CASE(7)
+        NAME_CASE(8)
+    default:
+        break;
+    }
+#undef NAME_CASE
+}
+
+/* The stream's blend: joints and weights decoded straight into the
+ * per-vertex blend (the pointer and weight arrays stay in registers once
+ * inlined), with the count and both formats constants in each case. */
+#define NAME_STREAM_FN(suffix, JT, WT, WSCALE)                                 \
+    static inline __attribute__((always_inline)) void NAME(                    \
+        blend_stream_##suffix)(size_t n, const unsigned k,                     \
+                               const kernel_stream_src *src, size_t at0,       \
+                               float *mat)                                     \
+    {                                                                          \
+        const JT *joints = (const JT *)src->joints + at0;                      \
+        const WT *weights = (const WT *)src->weights + at0;                    \
+        for (size_t i = 0; i < n; ++i) {                                       \
+            const float *jm[KERNEL_MAX_STAGED];                                \
+            float w[KERNEL_MAX_STAGED];                                        \
+            KERNEL_UNROLL                                                      \
+            for (unsigned j = 0; j < k; ++j) {                                 \
+                jm[j] = src->palette + (size_t)joints[i * k + j] * 16;         \
+                w[j] = (float)weights[i * k + j] * (WSCALE);                   \
+            }                                                                  \
+            NAME(blend_vertex)(jm, w, src->idw, mat + i * 16, 0, k);           \
+        }                                                                      \
+    }
+NAME_STREAM_FN(u8_unorm, uint8_t, uint16_t, 1.0f / 65535.0f)
+NAME_STREAM_FN(u8_float, uint8_t, float, 1.0f)
+NAME_STREAM_FN(u16_unorm, uint16_t, uint16_t, 1.0f / 65535.0f)
+NAME_STREAM_FN(u16_float, uint16_t, float, 1.0f)
+#undef NAME_STREAM_FN
+
+static void NAME(blend_stream)(size_t n, unsigned k,
+                               const kernel_stream_src *src, size_t at0,
+                               float *mat)
+{
+#define NAME_FORMATS(K)                                                        \
+    case K:                                                                    \
+        if (src->u8_joints && src->unorm16)                                    \
+            NAME(blend_stream_u8_unorm)(n, K, src, at0, mat);                  \
+        else if (src->u8_joints)                                               \
+            NAME(blend_stream_u8_float)(n, K, src, at0, mat);                  \
+        else if (src->unorm16)                                                 \
+            NAME(blend_stream_u16_unorm)(n, K, src, at0, mat);                 \
+        else                                                                   \
+            NAME(blend_stream_u16_float)(n, K, src, at0, mat);                 \
+        break;
+    switch (k) {
+        NAME_FORMATS(1)
+        NAME_FORMATS(2)
+        NAME_FORMATS(3)
+        NAME_FORMATS(4)
+        NAME_FORMATS(5)
+        NAME_FORMATS(6)
+        NAME_FORMATS(7)
+        NAME_FORMATS(8)
+    default:
+        break;
+    }
+#undef NAME_FORMATS
+}
+
+/* The plain job's blend, reading the caller's joints and weights straight
+ * into the per-vertex blend. Weight rule as the reference: divided by their
+ * sum; a sum that is not positive and finite means unskinned (identity).
+ * The sum is taken in float when that cannot change the verdict (all
+ * weights >= 0 and a finite float sum: then it is > 0 exactly when the
+ * double sum is), else in double. Out-of-range indices are replaced by 0
+ * for the load and reported. With a finite palette a zero weight may
+ * multiply its matrix (0 * finite = 0); otherwise it points at a zero
+ * matrix, so a NaN matrix behind a zero weight adds nothing. */
+static inline __attribute__((always_inline)) bool
+NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
+                  const unsigned k, const bool finite_palette, float *mat)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint16_t joint[KERNEL_MAX_STAGED];
+        float w[KERNEL_MAX_STAGED];
+        memcpy(joint, src->joints + (base + i) * src->joints_step,
+               k * sizeof *joint);
+        memcpy(w, src->weights + (base + i) * src->weights_step, k * sizeof *w);
+        float fsum = 0.0f;
+        unsigned negative = 0;
+        KERNEL_UNROLL
+        for (unsigned j = 0; j < k; ++j) {
+            const unsigned out_of_range = joint[j] >= src->joint_count;
+            bad |= out_of_range;
+            joint[j] = out_of_range ? 0 : joint[j];
+            negative |= !(w[j] >= 0.0f);
+            fsum += w[j];
+        }
+        float scale = 1.0f, idw = 0.0f;
+        if (!src->raw) {
+            double sum = fsum;
+            if (negative || !(fsum <= FLT_MAX)) {
+                sum = 0.0;
+                for (unsigned j = 0; j < k; ++j)
+                    sum += w[j];
+            }
+            const bool unskinned = !(sum > 0.0) || !isfinite(sum);
+            scale = unskinned ? 0.0f : (float)(1.0 / sum);
+            idw = unskinned ? 1.0f : 0.0f;
+        }
+        const float *jm[KERNEL_MAX_STAGED];
+        float ws[KERNEL_MAX_STAGED];
+        KERNEL_UNROLL
+        for (unsigned j = 0; j < k; ++j) {
+            ws[j] = scale != 0.0f ? w[j] * scale : 0.0f;
+            const float *m = src->palette + (size_t)joint[j] * 16;
+            jm[j] = finite_palette || ws[j] != 0.0f ? m : kernel_zero_matrix;
+        }
+        NAME(blend_vertex)(jm, ws, idw, mat + i * 16, 0, k);
+    }
+    return !bad;
+}
+
+static bool NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
+                            float *mat)
+{
+#define NAME_CASE(K)                                                           \
+    case K:                                                                    \
+        return src->finite_palette                                             \
+                   ? NAME(blend_job_k)(src, base, n, K, true, mat)             \
+                   : NAME(blend_job_k)(src, base, n, K, false, mat);
+    switch (src->k) {
+        NAME_CASE(1)
+        NAME_CASE(2)
+        NAME_CASE(3)
+        NAME_CASE(4)
+        NAME_CASE(5)
+        NAME_CASE(6)
+        NAME_CASE(7)
+        NAME_CASE(8)
+    default:
+        return false;
+    }
+#undef NAME_CASE
+}

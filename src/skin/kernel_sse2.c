@@ -1,0 +1,126 @@
+/* The SSE2 kernel (x86-64 baseline): 4 vertices per step. Each vertex's
+ * matrix is blended as four 128-bit columns, four vertices are transposed
+ * into structure-of-arrays and transformed together. */
+#include "skin/kernel.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <float.h>
+#include <immintrin.h>
+#include <math.h>
+#include <string.h>
+
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("sse2"))),                  \
+                             apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("sse2")
+#endif
+
+#include "skin/kernel_x86_io.h"
+
+#define W 4
+#define V __m128
+#define NAME(x) sse2_##x
+#define VADD(a, b) _mm_add_ps(a, b)
+#define VSUB(a, b) _mm_sub_ps(a, b)
+#define VMUL(a, b) _mm_mul_ps(a, b)
+#define VFMA(a, b, c) _mm_add_ps(_mm_mul_ps(a, b), c)
+#define VRSQRT(a) sse2_rsqrt(a)
+#define VKEEP_IF_UNIT(x, len2)                                                 \
+    _mm_and_ps(x, _mm_and_ps(_mm_cmpge_ps(len2, _mm_set1_ps(FLT_MIN)),         \
+                             _mm_cmple_ps(len2, _mm_set1_ps(FLT_MAX))))
+
+/* The 12-bit estimate and one Newton-Raphson step: about 23 bits, no
+ * division or square root on the critical path. */
+KERNEL_INLINE __m128 sse2_rsqrt(__m128 x)
+{
+    __m128 y = _mm_rsqrt_ps(x);
+    __m128 hx = _mm_mul_ps(_mm_set1_ps(0.5f), x);
+    return _mm_mul_ps(
+        y, _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(hx, _mm_mul_ps(y, y))));
+}
+#define VNEG_IF_NEG(x, det)                                                    \
+    _mm_xor_ps(x, _mm_and_ps(_mm_cmplt_ps(det, _mm_setzero_ps()),              \
+                             _mm_set1_ps(-0.0f)))
+
+KERNEL_INLINE void load_mat(const float *mat, __m128 m[12])
+{
+    for (int c = 0; c < 4; ++c) {
+        __m128 a = _mm_load_ps(mat + 0 * 16 + c * 4);
+        __m128 b = _mm_load_ps(mat + 1 * 16 + c * 4);
+        __m128 d = _mm_load_ps(mat + 2 * 16 + c * 4);
+        __m128 e = _mm_load_ps(mat + 3 * 16 + c * 4);
+        _MM_TRANSPOSE4_PS(a, b, d, e);
+        m[c * 3 + 0] = a;
+        m[c * 3 + 1] = b;
+        m[c * 3 + 2] = d;
+    }
+}
+
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
+                         __m128 *x, __m128 *y, __m128 *z)
+{
+    x86_gather4(a, vi, n, x, y, z);
+}
+
+KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
+                          __m128 x, __m128 y, __m128 z)
+{
+    x86_scatter4(a, vi, n, x, y, z);
+}
+
+static inline __attribute__((always_inline)) void
+sse2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
+                  int accumulate, const unsigned k)
+{
+    __m128 c0, c1, c2, c3;
+    if (accumulate) {
+        c0 = _mm_load_ps(out);
+        c1 = _mm_load_ps(out + 4);
+        c2 = _mm_load_ps(out + 8);
+        c3 = _mm_load_ps(out + 12);
+    } else {
+        c0 = _mm_set_ss(idw);
+        c1 = _mm_shuffle_ps(c0, c0, _MM_SHUFFLE(1, 1, 0, 1));
+        c2 = _mm_shuffle_ps(c0, c0, _MM_SHUFFLE(1, 0, 1, 1));
+        c3 = _mm_setzero_ps();
+    }
+    KERNEL_UNROLL
+    for (unsigned j = 0; j < k; ++j) {
+        const __m128 wj = _mm_set1_ps(w[j]);
+        const float *p = jm[j];
+        c0 = _mm_add_ps(c0, _mm_mul_ps(wj, _mm_loadu_ps(p)));
+        c1 = _mm_add_ps(c1, _mm_mul_ps(wj, _mm_loadu_ps(p + 4)));
+        c2 = _mm_add_ps(c2, _mm_mul_ps(wj, _mm_loadu_ps(p + 8)));
+        c3 = _mm_add_ps(c3, _mm_mul_ps(wj, _mm_loadu_ps(p + 12)));
+    }
+    _mm_store_ps(out, c0);
+    _mm_store_ps(out + 4, c1);
+    _mm_store_ps(out + 8, c2);
+    _mm_store_ps(out + 12, c3);
+}
+
+#include "skin/kernel_soa.h"
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+
+const kernel_ops *kernel_ops_sse2(void)
+{
+    static const kernel_ops ops = {4, sse2_blend, sse2_transform,
+                                   sse2_blend_stream, sse2_blend_job};
+    return &ops;
+}
+
+#else
+
+const kernel_ops *kernel_ops_sse2(void)
+{
+    return 0;
+}
+
+#endif

@@ -1,0 +1,199 @@
+/* Running a prepared skin stream: group by group (one influence count each,
+ * so the kernel's blend has a constant count), block by block. In
+ * VS_STREAM_ORDER_SOURCE the block's attribute indices come from the
+ * stream's vertex order (gather / scatter); in VS_STREAM_ORDER_STREAM they
+ * are consecutive. */
+#include <string.h>
+
+#include "core/error.h"
+#include "skin/kernel.h"
+#include "skin/skin_stream_internal.h"
+
+static vs_result check_attr(const char *name, const void *in, size_t in_stride,
+                            const void *out, size_t out_stride, size_t element,
+                            size_t count, vs_error *error)
+{
+    if (!in != !out)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: %s: input and output must both be "
+                         "set or both be NULL",
+                         name);
+    if (!in) return VS_OK;
+    if ((in_stride && in_stride < element) ||
+        (out_stride && out_stride < element))
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: %s: stride smaller than one "
+                         "element (%zu bytes)",
+                         name, element);
+    size_t step = in_stride > out_stride ? in_stride : out_stride;
+    if (step < element) step = element;
+    if (count > SIZE_MAX / step)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: %s: %zu vertices exceed the "
+                         "address space",
+                         name, count);
+    return VS_OK;
+}
+
+vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
+                                      vs_error *error)
+{
+    vs_result r;
+    if (!job)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: job is NULL");
+    if (!job->stream || !job->joint_matrices || !job->in_positions)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: %s: required pointer is NULL",
+                         !job->stream           ? "stream"
+                         : !job->joint_matrices ? "joint_matrices"
+                                                : "in_positions");
+    const size_t total = job->stream->vertex_count;
+    if (job->first_vertex > total ||
+        job->vertex_count > total - job->first_vertex)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: range [%zu, +%zu) exceeds the "
+                         "stream's %zu vertices",
+                         job->first_vertex, job->vertex_count, total);
+    if (job->order != VS_STREAM_ORDER_SOURCE &&
+        job->order != VS_STREAM_ORDER_STREAM)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: order: %u is unknown", job->order);
+    if (job->tangent_components != 0 && job->tangent_components != 3 &&
+        job->tangent_components != 4)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: tangent_components: %u is not 3 "
+                         "or 4",
+                         job->tangent_components);
+    const size_t tan = (job->tangent_components == 3 ? 3 : 4) * sizeof(float);
+    if ((r = check_attr("positions", job->in_positions,
+                        job->in_positions_stride, job->out_positions,
+                        job->out_positions_stride, 12, total, error)) ||
+        (r = check_attr("normals", job->in_normals, job->in_normals_stride,
+                        job->out_normals, job->out_normals_stride, 12, total,
+                        error)) ||
+        (r = check_attr("tangents", job->in_tangents, job->in_tangents_stride,
+                        job->out_tangents, job->out_tangents_stride, tan, total,
+                        error)))
+        return r;
+    return VS_OK;
+}
+
+/* Stages influences [first, first + kc) of the n vertices in slots slot..
+ * of group k. One function per index and weight type, with kc a constant
+ * in each case, so the loop has no per-influence format tests. */
+#define STAGE_FN(name, JT, WT, WSCALE)                                         \
+    static inline __attribute__((always_inline)) void name##_k(                \
+        const JT *joints, const WT *weights, const float *jm, size_t at0,      \
+        size_t stride, size_t n, const unsigned kc, kernel_scratch *sc)        \
+    {                                                                          \
+        for (size_t i = 0; i < n; ++i)                                         \
+            KERNEL_UNROLL                                                      \
+        for (unsigned j = 0; j < kc; ++j) {                                    \
+            const size_t at = at0 + i * stride + j;                            \
+            sc->jm[i * kc + j] = jm + (size_t)joints[at] * 16;                 \
+            sc->w[i * kc + j] = (float)weights[at] * (WSCALE);                 \
+        }                                                                      \
+    }                                                                          \
+    static void name(const vs_skin_stream *s, const float *jm, size_t at0,     \
+                     size_t stride, size_t n, unsigned kc, kernel_scratch *sc) \
+    {                                                                          \
+        const JT *joints = (const JT *)s->joints;                              \
+        const WT *weights = (const WT *)s->weights;                            \
+        switch (kc) {                                                          \
+        case 1:                                                                \
+            name##_k(joints, weights, jm, at0, stride, n, 1, sc);              \
+            break;                                                             \
+        case 2:                                                                \
+            name##_k(joints, weights, jm, at0, stride, n, 2, sc);              \
+            break;                                                             \
+        case 3:                                                                \
+            name##_k(joints, weights, jm, at0, stride, n, 3, sc);              \
+            break;                                                             \
+        case 4:                                                                \
+            name##_k(joints, weights, jm, at0, stride, n, 4, sc);              \
+            break;                                                             \
+        default:                                                               \
+            name##_k(joints, weights, jm, at0, stride, n, kc, sc);             \
+            break;                                                             \
+        }                                                                      \
+    }
+
+STAGE_FN(stage_u8_unorm, uint8_t, uint16_t, 1.0f / 65535.0f)
+STAGE_FN(stage_u8_float, uint8_t, float, 1.0f)
+STAGE_FN(stage_u16_unorm, uint16_t, uint16_t, 1.0f / 65535.0f)
+STAGE_FN(stage_u16_float, uint16_t, float, 1.0f)
+
+typedef void (*stage_fn)(const vs_skin_stream *, const float *, size_t, size_t,
+                         size_t, unsigned, kernel_scratch *);
+
+static stage_fn stage_for(const vs_skin_stream *s)
+{
+    if (s->u8_joints) return s->unorm16 ? stage_u8_unorm : stage_u8_float;
+    return s->unorm16 ? stage_u16_unorm : stage_u16_float;
+}
+
+vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
+{
+    vs_result r = vs_skin_stream_job_validate(job, error);
+    if (r != VS_OK) return r;
+    const vs_isa isa =
+        job->isa == VS_ISA_SCALAR ? VS_ISA_PORTABLE : (vs_isa)job->isa;
+    const kernel_ops *ops = kernel_ops_for(isa);
+    if (!ops)
+        return set_error(error, VS_ERROR_UNSUPPORTED,
+                         "skin stream job: isa: %s (%u) is not supported by "
+                         "this CPU or build",
+                         vs_isa_name(isa), job->isa);
+    const vs_skin_stream *s = job->stream;
+    kernel_io io;
+    kernel_io_init(
+        &io, job->in_positions, job->in_positions_stride, job->out_positions,
+        job->out_positions_stride, job->in_normals, job->in_normals_stride,
+        job->out_normals, job->out_normals_stride, job->in_tangents,
+        job->in_tangents_stride, job->out_tangents, job->out_tangents_stride,
+        job->tangent_components, job->order == VS_STREAM_ORDER_STREAM);
+    kernel_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    const stage_fn stage = stage_for(s);
+    const size_t end = job->first_vertex + job->vertex_count;
+    for (uint32_t k = 0; k <= s->max_k && job->vertex_count; ++k) {
+        size_t lo = s->group_start[k], hi = s->group_start[k + 1];
+        if (lo < job->first_vertex) lo = job->first_vertex;
+        if (hi > end) hi = end;
+        /* An unskinned vertex keeps its input under normalised weights and
+         * collapses to the origin under raw ones, as in the reference. */
+        const float idw = k == 0 && !s->raw ? 1.0f : 0.0f;
+        for (size_t i = 0; i < KERNEL_BLOCK; ++i)
+            sc.idw[i] = idw;
+        const kernel_stream_src src = {s->joints,           s->weights,
+                                       s->u8_joints,        s->unorm16,
+                                       job->joint_matrices, idw};
+        for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
+            const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
+            for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
+                size_t p = pos + (i < n ? i : n - 1);
+                sc.vi[i] =
+                    job->order == VS_STREAM_ORDER_SOURCE ? s->order[p] : p;
+            }
+            const size_t slot = pos - s->group_start[k];
+            const size_t at0 = s->group_data[k] + slot * k;
+            if (k == 0) {
+                ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
+            } else if (k <= KERNEL_MAX_STAGED) {
+                ops->blend_stream(n, k, &src, at0, sc.mat);
+            } else {
+                for (uint32_t first = 0; first < k;
+                     first += KERNEL_MAX_STAGED) {
+                    const unsigned kc = k - first < KERNEL_MAX_STAGED
+                                            ? k - first
+                                            : KERNEL_MAX_STAGED;
+                    stage(s, job->joint_matrices, at0 + first, k, n, kc, &sc);
+                    ops->blend(n, kc, sc.jm, sc.w, sc.idw, sc.mat, first > 0);
+                }
+            }
+            ops->transform(&io, sc.vi, n, sc.mat);
+        }
+    }
+    return VS_OK;
+}

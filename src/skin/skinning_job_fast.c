@@ -1,0 +1,182 @@
+/* vs_skinning_job_run: the plain job (caller's u16 joints and float weights,
+ * any strides) on the fastest kernel, in blocks of KERNEL_BLOCK vertices.
+ * Up to 8 influences the kernel reads the caller's arrays itself
+ * (kernel_ops.blend_job); more are staged here 8 at a time (weights
+ * normalised once per vertex by the reference's rule) and accumulated. */
+#include <math.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "skin/kernel.h"
+#include "skin/dqs_kernel.h"
+#include "skin/skinning_internal.h"
+
+typedef struct job_source {
+    const unsigned char *joints, *weights;
+    size_t joints_step, weights_step;
+} job_source;
+
+/* Weight scale for vertex v (1 / sum, or 1 with raw weights) and whether the
+ * vertex is unskinned (identity). Returns false on a joint index out of
+ * range. */
+static bool vertex_scale(const vs_skinning_job *job, const job_source *src,
+                         size_t v, double *scale, float *idw)
+{
+    const unsigned char *jp = src->joints + v * src->joints_step;
+    const unsigned char *wp = src->weights + v * src->weights_step;
+    double sum = 0.0;
+    uint16_t bad = 0;
+    for (uint32_t i = 0; i < job->influence_count; ++i) {
+        uint16_t joint;
+        float w;
+        memcpy(&joint, jp + i * sizeof joint, sizeof joint);
+        memcpy(&w, wp + i * sizeof w, sizeof w);
+        bad |= joint >= job->joint_count;
+        sum += w;
+    }
+    *scale = 1.0;
+    *idw = 0.0f;
+    if (!(job->flags & VS_SKIN_RAW_WEIGHTS)) {
+        if (!(sum > 0.0) || !isfinite(sum)) {
+            *scale = 0.0;
+            *idw = 1.0f;
+        } else {
+            *scale = 1.0 / sum;
+        }
+    }
+    return !bad;
+}
+
+/* Influences [first, first + k) of n vertices into the scratch. */
+static void stage_chunk(const vs_skinning_job *job, const job_source *src,
+                        size_t base, size_t n, uint32_t first, unsigned k,
+                        const double *scale, kernel_scratch *s)
+{
+    for (size_t i = 0; i < n; ++i) {
+        const unsigned char *jp =
+            src->joints + (base + i) * src->joints_step + first * 2;
+        const unsigned char *wp =
+            src->weights + (base + i) * src->weights_step + first * 4;
+        for (unsigned j = 0; j < k; ++j) {
+            uint16_t joint;
+            float w;
+            memcpy(&joint, jp + j * sizeof joint, sizeof joint);
+            memcpy(&w, wp + j * sizeof w, sizeof w);
+            /* scale 0: unskinned vertex; its weights (NaN ones too) count
+             * for nothing. */
+            const float ws = scale[i] != 0.0 ? (float)(w * scale[i]) : 0.0f;
+            s->w[i * k + j] = ws;
+            s->jm[i * k + j] = ws != 0.0f
+                                   ? job->joint_matrices + (size_t)joint * 16
+                                   : kernel_zero_matrix;
+        }
+    }
+}
+
+/* Whether every joint matrix is finite. Only worth scanning when the job has
+ * at least as many vertices as joints. */
+static bool palette_is_finite(const vs_skinning_job *job)
+{
+    if (job->vertex_count < job->joint_count) return false;
+    float acc = 0.0f;
+    const size_t count = (size_t)job->joint_count * 16;
+    for (size_t i = 0; i < count; ++i)
+        acc += job->joint_matrices[i] * 0.0f; /* NaN or inf makes acc NaN */
+    return acc == 0.0f;
+}
+
+static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
+                          vs_error *error)
+{
+    const size_t inf = job->influence_count;
+    job_source src = {
+        (const unsigned char *)job->joints, (const unsigned char *)job->weights,
+        job->joints_stride ? job->joints_stride : inf * sizeof(uint16_t),
+        job->weights_stride ? job->weights_stride : inf * sizeof(float)};
+    kernel_io io;
+    kernel_io_init(&io, job->in_positions, job->in_positions_stride,
+                   job->out_positions, job->out_positions_stride,
+                   job->in_normals, job->in_normals_stride, job->out_normals,
+                   job->out_normals_stride, job->in_tangents,
+                   job->in_tangents_stride, job->out_tangents,
+                   job->out_tangents_stride, job->tangent_components, true);
+    kernel_scratch s;
+    memset(&s, 0, sizeof s);
+    double scale[KERNEL_BLOCK];
+    const kernel_job_src small = {src.joints,
+                                  src.weights,
+                                  src.joints_step,
+                                  src.weights_step,
+                                  job->joint_matrices,
+                                  job->joint_count,
+                                  (unsigned)inf,
+                                  (job->flags & VS_SKIN_RAW_WEIGHTS) != 0,
+                                  inf <= KERNEL_MAX_STAGED &&
+                                      palette_is_finite(job)};
+
+    for (size_t base = 0; base < job->vertex_count; base += KERNEL_BLOCK) {
+        const size_t left = job->vertex_count - base;
+        const size_t n = left < KERNEL_BLOCK ? left : KERNEL_BLOCK;
+        for (size_t i = 0; i < KERNEL_BLOCK; ++i)
+            s.vi[i] = base + (i < n ? i : n - 1);
+        if (inf <= KERNEL_MAX_STAGED) {
+            /* A bad joint index: the reference finishes from this block,
+             * so the error and what was written before it are exactly its
+             * own. */
+            if (!ops->blend_job(&small, base, n, s.mat))
+                return skinning_job_reference_from(job, base, error);
+            ops->transform(&io, s.vi, n, s.mat);
+            continue;
+        }
+        bool ok = true;
+        for (size_t i = 0; i < n; ++i)
+            ok &= vertex_scale(job, &src, base + i, &scale[i], &s.idw[i]);
+        /* A bad joint index: the reference finishes from this block, so the
+         * error and what was written before it are exactly its own. */
+        if (!ok) return skinning_job_reference_from(job, base, error);
+        for (uint32_t first = 0; first < job->influence_count;
+             first += KERNEL_MAX_STAGED) {
+            const uint32_t rest = job->influence_count - first;
+            const unsigned k =
+                rest < KERNEL_MAX_STAGED ? rest : KERNEL_MAX_STAGED;
+            stage_chunk(job, &src, base, n, first, k, scale, &s);
+            ops->blend(n, k, s.jm, s.w, s.idw, s.mat, first > 0);
+        }
+        ops->transform(&io, s.vi, n, s.mat);
+    }
+    return VS_OK;
+}
+
+/* The DQS kernels (dqs_kernel.c) come in plain C, SSE2 and AVX2+FMA; an
+ * AVX-512 request (already checked against the CPU) takes the AVX2 one. */
+static dqs_isa dqs_isa_for(vs_isa isa)
+{
+    switch (isa) {
+    case VS_ISA_PORTABLE:
+        return DQS_ISA_SCALAR;
+    case VS_ISA_SSE2:
+        return DQS_ISA_SSE2;
+    case VS_ISA_AVX2:
+    case VS_ISA_AVX512:
+        return DQS_ISA_AVX2;
+    default:
+        return DQS_ISA_AUTO;
+    }
+}
+
+vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error)
+{
+    vs_result r = vs_skinning_job_validate(job, error);
+    if (r != VS_OK) return r;
+    if (job->isa == VS_ISA_SCALAR)
+        return skinning_job_reference_from(job, 0, error);
+    const kernel_ops *ops = kernel_ops_for((vs_isa)job->isa);
+    if (!ops)
+        return set_error(error, VS_ERROR_UNSUPPORTED,
+                         "skinning job: isa: %s (%u) is not supported by this "
+                         "CPU or build",
+                         vs_isa_name((vs_isa)job->isa), job->isa);
+    if (job->method == VS_SKIN_DUAL_QUATERNION)
+        return dqs_kernel_run(job, dqs_isa_for((vs_isa)job->isa), error);
+    return run_fast(job, ops, error);
+}

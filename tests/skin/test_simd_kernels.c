@@ -1,0 +1,360 @@
+/* Every kernel the CPU runs (portable, SSE2, AVX2, AVX-512, auto) against
+ * the scalar reference on random meshes: 1-8 and 12 influences, odd vertex
+ * counts, joint counts on both sides of the u8 limit, raw and normalised
+ * weights, unweighted vertices, packed buffers and interleaved ones at odd,
+ * unaligned offsets and strides. ISAs this CPU lacks are reported skipped
+ * and must answer VS_ERROR_UNSUPPORTED. */
+#include <stdint.h>
+
+#include "random_mesh.h"
+#include "test.h"
+#include "vskin/vskin.h"
+
+static const vs_isa fast_isas[] = {VS_ISA_PORTABLE, VS_ISA_SSE2, VS_ISA_AVX2,
+                                   VS_ISA_AVX512, VS_ISA_AUTO};
+#define FAST_ISA_COUNT (sizeof fast_isas / sizeof *fast_isas)
+
+enum { WITH_NORMALS = 1, WITH_TANGENTS = 2, TANGENT3 = 4 };
+
+/* Interleaved layouts: in record of 61 bytes, out record of 53 bytes, both
+ * starting 3 bytes past an allocation, so no float is 4-byte aligned. */
+enum {
+    IN_STRIDE = 61,
+    IN_POS = 1,
+    IN_NRM = 14,
+    IN_TAN = 27,
+    OUT_STRIDE = 53,
+    OUT_POS = 2,
+    OUT_NRM = 15,
+    OUT_TAN = 29,
+    SKEW = 3,
+    GUARD = 0xAB
+};
+
+typedef struct mesh {
+    size_t count;
+    uint32_t k, joint_count;
+    float *jm;
+    uint16_t *joints;
+    float *weights;
+    float *pos, *nrm, *tan; /* packed: 3, 3, 4 per vertex */
+} mesh;
+
+static mesh make_mesh(size_t count, uint32_t k, uint32_t joint_count)
+{
+    mesh m = {count, k, joint_count, NULL, NULL, NULL, NULL, NULL, NULL};
+    m.jm = malloc(joint_count * 16 * sizeof(float));
+    m.joints = malloc((count * k + 1) * sizeof(uint16_t));
+    m.weights = malloc((count * k + 1) * sizeof(float));
+    m.pos = malloc((count * 3 + 1) * sizeof(float));
+    m.nrm = malloc((count * 3 + 1) * sizeof(float));
+    m.tan = malloc((count * 4 + 1) * sizeof(float));
+    for (uint32_t j = 0; j < joint_count; ++j)
+        random_joint_matrix(m.jm + j * 16);
+    random_influences(count, k, joint_count, m.joints, m.weights);
+    for (size_t i = 0; i < count * 3; ++i) {
+        m.pos[i] = rng_float(-3, 3);
+        m.nrm[i] = rng_float(-1, 1);
+    }
+    for (size_t v = 0; v < count; ++v) {
+        for (int c = 0; c < 3; ++c)
+            m.tan[v * 4 + c] = rng_float(-1, 1);
+        m.tan[v * 4 + 3] = rng_u32() % 2 ? 1.0f : -1.0f;
+    }
+    return m;
+}
+
+static void free_mesh(mesh *m)
+{
+    free(m->jm);
+    free(m->joints);
+    free(m->weights);
+    free(m->pos);
+    free(m->nrm);
+    free(m->tan);
+}
+
+/* The reference on packed buffers. */
+static void run_reference(const mesh *m, unsigned attrs, uint32_t flags,
+                          float *pos, float *nrm, float *tan)
+{
+    vs_skinning_job job = {.vertex_count = m->count,
+                           .influence_count = m->k,
+                           .joint_matrices = m->jm,
+                           .joint_count = m->joint_count,
+                           .joints = m->joints,
+                           .weights = m->weights,
+                           .in_positions = m->pos,
+                           .out_positions = pos,
+                           .in_normals = attrs & WITH_NORMALS ? m->nrm : NULL,
+                           .out_normals = attrs & WITH_NORMALS ? nrm : NULL,
+                           .in_tangents = attrs & WITH_TANGENTS ? m->tan : NULL,
+                           .in_tangents_stride = 16,
+                           .out_tangents = attrs & WITH_TANGENTS ? tan : NULL,
+                           .out_tangents_stride = 16,
+                           .tangent_components = attrs & TANGENT3 ? 3 : 4,
+                           .flags = flags};
+    vs_error err;
+    CHECK_MSG(vs_skinning_job_run_reference(&job, &err) == VS_OK, "%s",
+              err.message);
+}
+
+static int compare3(const char *what, const unsigned char *out, size_t stride,
+                    const float *ref, size_t ref_stride, size_t count,
+                    size_t comps)
+{
+    for (size_t v = 0; v < count; ++v)
+        for (size_t c = 0; c < comps; ++c) {
+            float a = get_float(out + v * stride + c * 4);
+            float b = ref[v * ref_stride + c];
+            if (!close_to_reference(a, b)) {
+                fprintf(stderr, "  %s vertex %zu comp %zu: %.9g vs ref %.9g\n",
+                        what, v, c, a, b);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* Bytes of the interleaved output that no attribute covers stay GUARD. */
+static int guard_intact(const unsigned char *out, size_t count, unsigned attrs)
+{
+    const size_t tan_end = OUT_TAN + (attrs & TANGENT3 ? 12 : 16);
+    for (size_t v = 0; v < count; ++v)
+        for (size_t b = 0; b < OUT_STRIDE; ++b) {
+            int used =
+                (b >= OUT_POS && b < OUT_POS + 12) ||
+                (attrs & WITH_NORMALS && b >= OUT_NRM && b < OUT_NRM + 12) ||
+                (attrs & WITH_TANGENTS && b >= OUT_TAN && b < tan_end);
+            if (!used && out[v * OUT_STRIDE + b] != GUARD) return 0;
+        }
+    return 1;
+}
+
+static int run_one(const mesh *m, vs_isa isa, unsigned attrs, uint32_t flags,
+                   int interleaved, const float *rpos, const float *rnrm,
+                   const float *rtan)
+{
+    const size_t n = m->count;
+    const uint32_t tc = attrs & TANGENT3 ? 3 : 4;
+    unsigned char *in = malloc(n * IN_STRIDE + SKEW + 1);
+    unsigned char *out = malloc(n * OUT_STRIDE + SKEW + 1);
+    memset(out, GUARD, n * OUT_STRIDE + SKEW + 1);
+    unsigned char *ib = in + SKEW, *ob = out + SKEW;
+    for (size_t v = 0; v < n; ++v) {
+        put_floats(ib + v * IN_STRIDE + IN_POS, m->pos + v * 3, 3);
+        put_floats(ib + v * IN_STRIDE + IN_NRM, m->nrm + v * 3, 3);
+        put_floats(ib + v * IN_STRIDE + IN_TAN, m->tan + v * 4, 4);
+    }
+    /* Packed outputs: positions, normals, tangents in three tight arrays
+     * carved from the same (skewed) block. */
+    float *ppos = malloc((n * 10 + 1) * sizeof(float));
+    vs_skinning_job job = {.vertex_count = n,
+                           .influence_count = m->k,
+                           .joint_matrices = m->jm,
+                           .joint_count = m->joint_count,
+                           .joints = m->joints,
+                           .weights = m->weights,
+                           .tangent_components = tc,
+                           .flags = flags,
+                           .isa = isa};
+    if (interleaved) {
+        job.in_positions = (const float *)(void *)(ib + IN_POS);
+        job.in_positions_stride = IN_STRIDE;
+        job.out_positions = (float *)(void *)(ob + OUT_POS);
+        job.out_positions_stride = OUT_STRIDE;
+        if (attrs & WITH_NORMALS) {
+            job.in_normals = (const float *)(void *)(ib + IN_NRM);
+            job.in_normals_stride = IN_STRIDE;
+            job.out_normals = (float *)(void *)(ob + OUT_NRM);
+            job.out_normals_stride = OUT_STRIDE;
+        }
+        if (attrs & WITH_TANGENTS) {
+            job.in_tangents = (const float *)(void *)(ib + IN_TAN);
+            job.in_tangents_stride = IN_STRIDE;
+            job.out_tangents = (float *)(void *)(ob + OUT_TAN);
+            job.out_tangents_stride = OUT_STRIDE;
+        }
+    } else {
+        job.in_positions = m->pos;
+        job.out_positions = ppos;
+        if (attrs & WITH_NORMALS) {
+            job.in_normals = m->nrm;
+            job.out_normals = ppos + n * 3;
+        }
+        if (attrs & WITH_TANGENTS) {
+            job.in_tangents = m->tan;
+            job.in_tangents_stride = 16;
+            job.out_tangents = ppos + n * 6;
+            job.out_tangents_stride = tc * 4;
+        }
+    }
+    vs_error err;
+    int ok = vs_skinning_job_run(&job, &err) == VS_OK;
+    if (!ok) fprintf(stderr, "  run failed: %s\n", err.message);
+    const unsigned char *op = (const unsigned char *)job.out_positions;
+    size_t ps = interleaved ? OUT_STRIDE : 12;
+    ok = ok && compare3("position", op, ps, rpos, 3, n, 3);
+    if (ok && (attrs & WITH_NORMALS))
+        ok = compare3("normal", (const unsigned char *)job.out_normals,
+                      interleaved ? OUT_STRIDE : 12, rnrm, 3, n, 3);
+    if (ok && (attrs & WITH_TANGENTS))
+        ok = compare3("tangent", (const unsigned char *)job.out_tangents,
+                      interleaved ? OUT_STRIDE : tc * 4, rtan, 4, n, tc);
+    if (ok && interleaved) ok = guard_intact(ob, n, attrs);
+    free(in);
+    free(out);
+    free(ppos);
+    return ok;
+}
+
+static void every_kernel_matches_the_reference(void)
+{
+    static const size_t counts[] = {0, 1, 3, 7, 1001};
+    static const uint32_t ks[] = {1, 2, 3, 4, 5, 6, 7, 8, 12};
+    static const uint32_t joint_counts[] = {1, 256, 257, 1000};
+    static const unsigned attr_sets[] = {0, WITH_NORMALS,
+                                         WITH_NORMALS | WITH_TANGENTS,
+                                         WITH_TANGENTS | TANGENT3};
+    unsigned combo = 0;
+    for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ++ci)
+        for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ++ki, ++combo) {
+            random_mirror = combo % 3 == 1;
+            mesh m = make_mesh(counts[ci], ks[ki], joint_counts[combo % 4]);
+            const size_t n = m.count;
+            float *rpos = malloc((n * 3 + 1) * sizeof(float));
+            float *rnrm = malloc((n * 3 + 1) * sizeof(float));
+            float *rtan = malloc((n * 4 + 1) * sizeof(float));
+            for (size_t ai = 0; ai < 4; ++ai)
+                for (uint32_t flags = 0; flags < 2; ++flags) {
+                    unsigned attrs = attr_sets[ai];
+                    run_reference(&m, attrs, flags, rpos, rnrm, rtan);
+                    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+                        if (!vs_isa_supported(fast_isas[ii])) continue;
+                        for (int il = 0; il < 2; ++il)
+                            CHECK_MSG(run_one(&m, fast_isas[ii], attrs, flags,
+                                              il, rpos, rnrm, rtan),
+                                      "isa %s, %zu vertices, %u influences, "
+                                      "%u joints, attrs %u, flags %u, "
+                                      "interleaved %d",
+                                      vs_isa_name(fast_isas[ii]), n, m.k,
+                                      m.joint_count, attrs, flags, il);
+                    }
+                }
+            free(rpos);
+            free(rnrm);
+            free(rtan);
+            free_mesh(&m);
+        }
+}
+
+static void unsupported_isas_are_refused(void)
+{
+    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii)
+        printf("  isa %-8s %s\n", vs_isa_name(fast_isas[ii]),
+               vs_isa_supported(fast_isas[ii]) ? "tested" : "skipped (CPU)");
+    printf("  best: %s\n", vs_isa_name(vs_cpu_best_isa()));
+    CHECK(vs_isa_supported(vs_cpu_best_isa()));
+    CHECK(strcmp(vs_isa_name(VS_ISA_AVX2), "avx2") == 0);
+    CHECK(strcmp(vs_isa_name((vs_isa)99), "?") == 0);
+
+    const float jm[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const uint16_t joints[1] = {0};
+    const float weights[1] = {1}, pos[3] = {1, 2, 3};
+    float out[3];
+    vs_skinning_job job = {.vertex_count = 1,
+                           .influence_count = 1,
+                           .joint_matrices = jm,
+                           .joint_count = 1,
+                           .joints = joints,
+                           .weights = weights,
+                           .in_positions = pos,
+                           .out_positions = out,
+                           .isa = 99};
+    vs_error err;
+    CHECK(vs_skinning_job_run(&job, &err) == VS_ERROR_UNSUPPORTED);
+    CHECK(strstr(err.message, "isa") != NULL);
+    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+        job.isa = fast_isas[ii];
+        vs_result want =
+            vs_isa_supported(fast_isas[ii]) ? VS_OK : VS_ERROR_UNSUPPORTED;
+        CHECK(vs_skinning_job_run(&job, NULL) == want);
+    }
+}
+
+/* A joint index out of range: every kernel gives the reference's error and
+ * leaves exactly the reference's vertices written. */
+static void bad_joint_index_matches_the_reference(void)
+{
+    mesh m = make_mesh(100, 4, 10);
+    m.joints[57 * 4 + 2] = 10;
+    m.weights[57 * 4 + 2] = 0.0f; /* checked even with a zero weight */
+    float ref[300], out[300];
+    memset(ref, 0, sizeof ref);
+    vs_skinning_job job = {.vertex_count = 100,
+                           .influence_count = 4,
+                           .joint_matrices = m.jm,
+                           .joint_count = 10,
+                           .joints = m.joints,
+                           .weights = m.weights,
+                           .in_positions = m.pos,
+                           .out_positions = ref};
+    vs_error ref_err, err;
+    CHECK(vs_skinning_job_run_reference(&job, &ref_err) == VS_ERROR_INVALID);
+    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+        if (!vs_isa_supported(fast_isas[ii])) continue;
+        memset(out, 0, sizeof out);
+        job.out_positions = out;
+        job.isa = fast_isas[ii];
+        CHECK(vs_skinning_job_run(&job, &err) == VS_ERROR_INVALID);
+        CHECK(strcmp(err.message, ref_err.message) == 0);
+        int same = 1;
+        for (size_t i = 0; i < 300; ++i)
+            same &= close_to_reference(out[i], ref[i]);
+        CHECK_MSG(same, "isa %s", vs_isa_name(fast_isas[ii]));
+    }
+    free_mesh(&m);
+}
+
+/* A zero weight adds nothing even from a NaN joint matrix (as the
+ * reference); an unweighted vertex keeps its position. */
+static void zero_weights_ignore_nan_matrices(void)
+{
+    float jm[32];
+    random_joint_matrix(jm);
+    for (int i = 0; i < 16; ++i)
+        jm[16 + i] = NAN;
+    const uint16_t joints[10] = {0, 1, 0, 1, 1, 1, 0, 1, 0, 1};
+    const float weights[10] = {1, 0, 0.5f, 0, 0, 0, 2, 0, 0, 0};
+    const float pos[15] = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3, 0, 1, 0};
+    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+        if (!vs_isa_supported(fast_isas[ii])) continue;
+        float out[15], ref[15];
+        vs_skinning_job job = {.vertex_count = 5,
+                               .influence_count = 2,
+                               .joint_matrices = jm,
+                               .joint_count = 2,
+                               .joints = joints,
+                               .weights = weights,
+                               .in_positions = pos,
+                               .out_positions = ref};
+        CHECK(vs_skinning_job_run_reference(&job, NULL) == VS_OK);
+        job.out_positions = out;
+        job.isa = fast_isas[ii];
+        CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+        for (int i = 0; i < 15; ++i)
+            CHECK(close_to_reference(out[i], ref[i]));
+        CHECK_NEAR(out[12], 0.0, 1e-6); /* vertex 4: unweighted */
+        CHECK_NEAR(out[13], 1.0, 1e-6);
+        CHECK_NEAR(out[14], 0.0, 1e-6);
+    }
+}
+
+int main(void)
+{
+    RUN(unsupported_isas_are_refused);
+    RUN(every_kernel_matches_the_reference);
+    RUN(bad_joint_index_matches_the_reference);
+    RUN(zero_weights_ignore_nan_matrices);
+    return test_summary();
+}

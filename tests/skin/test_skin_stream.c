@@ -1,0 +1,331 @@
+/* The prepared skin stream against the scalar reference: every kernel, both
+ * weight formats, raw and normalised weights, source and stream order, and a
+ * stream split into two ranges as a thread pool would. unorm16 streams are
+ * compared with the reference run on the same quantised weights (raw), with
+ * unskinned vertices pointed at an identity joint. */
+#include <stdint.h>
+
+#include "random_mesh.h"
+#include "test.h"
+#include "vskin/vskin.h"
+
+static const vs_isa isas[] = {VS_ISA_PORTABLE, VS_ISA_SSE2, VS_ISA_AVX2,
+                              VS_ISA_AVX512, VS_ISA_AUTO};
+#define ISA_COUNT (sizeof isas / sizeof *isas)
+
+typedef struct case_data {
+    size_t n;
+    uint32_t k, joint_count;
+    float *jm; /* joint_count + 1: the last is the identity */
+    uint16_t *joints;
+    float *weights;
+    float *pos, *nrm, *tan;
+    float *rpos, *rnrm, *rtan; /* reference results, source order */
+} case_data;
+
+/* The weights a unorm16 stream keeps for one vertex, as the reference
+ * should see them (raw). Returns false for an unskinned vertex. */
+static int quantised(const float *w, uint32_t k, uint32_t flags, float *out)
+{
+    double sum = 0.0;
+    for (uint32_t i = 0; i < k; ++i)
+        sum += w[i];
+    double scale = 1.0;
+    if (!(flags & VS_SKIN_RAW_WEIGHTS)) {
+        if (!(sum > 0.0) || !isfinite(sum)) return 0;
+        scale = 1.0 / sum;
+    }
+    for (uint32_t i = 0; i < k; ++i) {
+        float x = (float)(w[i] * scale);
+        out[i] = (float)lrintf(x * 65535.0f) / 65535.0f;
+    }
+    return 1;
+}
+
+static void reference(case_data *c, uint32_t flags, int unorm16)
+{
+    const size_t nk = c->n * c->k + 1;
+    uint16_t *joints = malloc(nk * sizeof *joints);
+    float *weights = malloc(nk * sizeof *weights);
+    memcpy(joints, c->joints, c->n * c->k * sizeof *joints);
+    memcpy(weights, c->weights, c->n * c->k * sizeof *weights);
+    if (unorm16) {
+        const uint32_t source_flags = flags;
+        flags = VS_SKIN_RAW_WEIGHTS;
+        for (size_t v = 0; v < c->n; ++v)
+            if (!quantised(c->weights + v * c->k, c->k, source_flags,
+                           weights + v * c->k)) {
+                for (uint32_t i = 0; i < c->k; ++i) {
+                    joints[v * c->k + i] = (uint16_t)c->joint_count;
+                    weights[v * c->k + i] = i == 0 ? 1.0f : 0.0f;
+                }
+            }
+    }
+    vs_skinning_job job = {.vertex_count = c->n,
+                           .influence_count = c->k,
+                           .joint_matrices = c->jm,
+                           .joint_count = c->joint_count + 1,
+                           .joints = joints,
+                           .weights = weights,
+                           .in_positions = c->pos,
+                           .out_positions = c->rpos,
+                           .in_normals = c->nrm,
+                           .out_normals = c->rnrm,
+                           .in_tangents = c->tan,
+                           .out_tangents = c->rtan,
+                           .flags = flags};
+    CHECK(vs_skinning_job_run_reference(&job, NULL) == VS_OK);
+    free(joints);
+    free(weights);
+}
+
+static int same(const float *a, const float *ref, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (!close_to_reference(a[i], ref[i])) {
+            fprintf(stderr, "  element %zu: %.9g vs ref %.9g\n", i, a[i],
+                    ref[i]);
+
+            return 0;
+        }
+    return 1;
+}
+
+/* Runs the stream in two ranges and compares in source order. */
+static int run_stream(const case_data *c, const vs_skin_stream *s, vs_isa isa,
+                      uint32_t order)
+{
+    const size_t n = c->n;
+    const uint32_t *perm = vs_skin_stream_vertex_order(s);
+    float *in = malloc((n * 10 + 1) * sizeof(float));
+    float *out = malloc((n * 10 + 1) * sizeof(float));
+    float *back = malloc((n * 10 + 1) * sizeof(float));
+    /* Stream order: the caller permutes its vertex buffers once. */
+    for (size_t p = 0; p < n; ++p) {
+        size_t v = order == VS_STREAM_ORDER_STREAM ? perm[p] : p;
+        memcpy(in + p * 3, c->pos + v * 3, 12);
+        memcpy(in + n * 3 + p * 3, c->nrm + v * 3, 12);
+        memcpy(in + n * 6 + p * 4, c->tan + v * 4, 16);
+    }
+    vs_skin_stream_job job = {.stream = s,
+                              .joint_matrices = c->jm,
+                              .order = order,
+                              .in_positions = in,
+                              .out_positions = out,
+                              .in_normals = in + n * 3,
+                              .out_normals = out + n * 3,
+                              .in_tangents = in + n * 6,
+                              .out_tangents = out + n * 6,
+                              .isa = isa};
+    vs_error err;
+    int ok = 1;
+    const size_t split = n / 3;
+    job.first_vertex = 0;
+    job.vertex_count = split;
+    ok &= vs_skin_stream_job_run(&job, &err) == VS_OK;
+    job.first_vertex = split;
+    job.vertex_count = n - split;
+    ok &= vs_skin_stream_job_run(&job, &err) == VS_OK;
+    if (!ok) fprintf(stderr, "  run failed: %s\n", err.message);
+    for (size_t p = 0; p < n; ++p) {
+        size_t v = order == VS_STREAM_ORDER_STREAM ? perm[p] : p;
+        memcpy(back + v * 3, out + p * 3, 12);
+        memcpy(back + n * 3 + v * 3, out + n * 3 + p * 3, 12);
+        memcpy(back + n * 6 + v * 4, out + n * 6 + p * 4, 16);
+    }
+    ok = ok && same(back, c->rpos, n * 3) &&
+         same(back + n * 3, c->rnrm, n * 3) &&
+         same(back + n * 6, c->rtan, n * 4);
+    free(in);
+    free(out);
+    free(back);
+    return ok;
+}
+
+/* The stream's own promises: a permutation, grouped by kept count, fewer
+ * bytes than the source. */
+static void check_layout(const case_data *c, const vs_skin_stream *s,
+                         int unorm16)
+{
+    const size_t n = c->n;
+    CHECK(vs_skin_stream_vertex_count(s) == n);
+    CHECK(vs_skin_stream_max_influences(s) <= c->k);
+    const uint32_t *perm = vs_skin_stream_vertex_order(s);
+    unsigned char *seen = calloc(n + 1, 1);
+    int perm_ok = 1;
+    for (size_t p = 0; p < n; ++p) {
+        perm_ok &= perm[p] < n && !seen[perm[p]];
+        if (perm[p] < n) seen[perm[p]] = 1;
+    }
+    CHECK(perm_ok);
+    free(seen);
+    const double per_influence =
+        (c->joint_count <= 256 ? 1 : 2) + (unorm16 ? 2 : 4);
+    CHECK(vs_skin_stream_bytes_per_vertex(s) <= per_influence * c->k + 1e-9);
+}
+
+static void streams_match_the_reference(void)
+{
+    static const size_t counts[] = {0, 1, 3, 7, 1001};
+    static const uint32_t ks[] = {1, 2, 3, 4, 5, 6, 7, 8, 12};
+    static const uint32_t joint_counts[] = {1, 256, 257, 1000};
+    unsigned combo = 0;
+    for (size_t ci = 0; ci < 5; ++ci)
+        for (size_t ki = 0; ki < 9; ++ki, ++combo) {
+            random_mirror = combo % 3 == 1;
+            case_data c = {.n = counts[ci],
+                           .k = ks[ki],
+                           .joint_count = joint_counts[combo % 4]};
+            const size_t n = c.n;
+            c.jm = malloc((c.joint_count + 1) * 16 * sizeof(float));
+            for (uint32_t j = 0; j < c.joint_count; ++j)
+                random_joint_matrix(c.jm + j * 16);
+            memset(c.jm + c.joint_count * 16, 0, 16 * sizeof(float));
+            for (int d = 0; d < 4; ++d)
+                c.jm[c.joint_count * 16 + d * 5] = 1.0f;
+            c.joints = malloc((n * c.k + 1) * sizeof(uint16_t));
+            c.weights = malloc((n * c.k + 1) * sizeof(float));
+            random_influences(n, c.k, c.joint_count, c.joints, c.weights);
+            c.pos = malloc((n * 3 + 1) * 4);
+            c.nrm = malloc((n * 3 + 1) * 4);
+            c.tan = malloc((n * 4 + 1) * 4);
+            c.rpos = malloc((n * 3 + 1) * 4);
+            c.rnrm = malloc((n * 3 + 1) * 4);
+            c.rtan = malloc((n * 4 + 1) * 4);
+            for (size_t i = 0; i < n * 3; ++i) {
+                c.pos[i] = rng_float(-3, 3);
+                c.nrm[i] = rng_float(-1, 1);
+            }
+            for (size_t i = 0; i < n * 4; ++i)
+                c.tan[i] = i % 4 == 3 ? -1.0f : rng_float(-1, 1);
+            for (int unorm16 = 0; unorm16 < 2; ++unorm16)
+                for (uint32_t flags = 0; flags < 2; ++flags) {
+                    /* Random raw weights exceed 1 only in sums; each one is
+                     * in [0, 1], so unorm16 holds them. */
+                    vs_skin_stream_desc d = {
+                        .vertex_count = n,
+                        .influence_count = c.k,
+                        .joint_count = c.joint_count,
+                        .joints = c.joints,
+                        .weights = c.weights,
+                        .flags = flags,
+                        .weight_format = unorm16 ? VS_SKIN_WEIGHTS_UNORM16
+                                                 : VS_SKIN_WEIGHTS_FLOAT};
+                    vs_skin_stream *s = NULL;
+                    vs_error err;
+                    if (!(vs_skin_stream_create(&d, &s, &err) == VS_OK)) {
+                        CHECK_MSG(0, "create: %s", err.message);
+                        continue;
+                    }
+                    check_layout(&c, s, unorm16);
+                    reference(&c, flags, unorm16);
+                    for (size_t ii = 0; ii < ISA_COUNT; ++ii) {
+                        if (!vs_isa_supported(isas[ii])) continue;
+                        for (uint32_t order = 0; order < 2; ++order)
+                            CHECK_MSG(run_stream(&c, s, isas[ii], order),
+                                      "isa %s, %zu vertices, %u influences, "
+                                      "%u joints, unorm16 %d, flags %u, "
+                                      "order %u",
+                                      vs_isa_name(isas[ii]), n, c.k,
+                                      c.joint_count, unorm16, flags, order);
+                    }
+                    vs_skin_stream_free(s);
+                }
+            free(c.jm);
+            free(c.joints);
+            free(c.weights);
+            free(c.pos);
+            free(c.nrm);
+            free(c.tan);
+            free(c.rpos);
+            free(c.rnrm);
+            free(c.rtan);
+        }
+}
+
+static void bad_inputs_are_refused(void)
+{
+    const uint16_t joints[4] = {0, 1, 2, 1};
+    const float weights[4] = {0.5f, 0.5f, 1.5f, 0.0f};
+    vs_skin_stream_desc d = {.vertex_count = 2,
+                             .influence_count = 2,
+                             .joint_count = 2,
+                             .joints = joints,
+                             .weights = weights,
+                             .flags = VS_SKIN_RAW_WEIGHTS,
+                             .weight_format = VS_SKIN_WEIGHTS_FLOAT};
+    vs_skin_stream *s = NULL;
+    vs_error err;
+    CHECK(vs_skin_stream_create(&d, &s, &err) == VS_ERROR_INVALID);
+    CHECK(strstr(err.message, "vertex 1") != NULL);
+    CHECK(s == NULL);
+    d.joint_count = 3;
+    d.weight_format = VS_SKIN_WEIGHTS_UNORM16;
+    CHECK(vs_skin_stream_create(&d, &s, &err) == VS_ERROR_INVALID);
+    CHECK(strstr(err.message, "unorm16") != NULL);
+    d.weight_format = VS_SKIN_WEIGHTS_FLOAT;
+    CHECK(vs_skin_stream_create(&d, &s, &err) == VS_OK);
+    d.vertex_count = 3;
+    d.joints_stride = SIZE_MAX / 2;
+    vs_skin_stream *huge = NULL;
+    CHECK(vs_skin_stream_create(&d, &huge, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "address space") != NULL);
+    d.vertex_count = 2;
+    d.joints_stride = 0;
+    d.influence_count = 0;
+    CHECK(vs_skin_stream_create(&d, NULL, &err) == VS_ERROR_ARGUMENT);
+    vs_skin_stream *none = NULL;
+    CHECK(vs_skin_stream_create(NULL, &none, &err) == VS_ERROR_ARGUMENT);
+    CHECK(none == NULL);
+
+    float jm[48] = {0}, pos[6] = {0}, out[6];
+    vs_skin_stream_job job = {.stream = s,
+                              .joint_matrices = jm,
+                              .first_vertex = 1,
+                              .vertex_count = 2,
+                              .in_positions = pos,
+                              .out_positions = out};
+    CHECK(vs_skin_stream_job_run(&job, &err) == VS_ERROR_ARGUMENT);
+    job.vertex_count = 1;
+    job.isa = 99;
+    CHECK(vs_skin_stream_job_run(&job, &err) == VS_ERROR_UNSUPPORTED);
+    job.isa = 0;
+    job.in_normals = pos;
+    CHECK(vs_skin_stream_job_run(&job, &err) == VS_ERROR_ARGUMENT);
+    job.in_normals = NULL;
+    CHECK(vs_skin_stream_job_run(&job, &err) == VS_OK);
+    vs_skin_stream_free(s);
+}
+
+/* Compactness: <= 256 joints and unorm16 give 3 bytes per kept influence,
+ * sorted largest first (checked through the results above); zero weights
+ * are dropped. */
+static void stream_is_compact(void)
+{
+    uint16_t joints[8] = {3, 1, 0, 2, 5, 5, 5, 5};
+    float weights[8] = {0.25f, 0.75f, 0.0f, 0.0f, 0, 0, 0, 0};
+    vs_skin_stream_desc d = {.vertex_count = 2,
+                             .influence_count = 4,
+                             .joint_count = 6,
+                             .joints = joints,
+                             .weights = weights};
+    vs_skin_stream *s = NULL;
+    CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
+    CHECK_NEAR(vs_skin_stream_bytes_per_vertex(s), 3.0, 1e-12);
+    CHECK(vs_skin_stream_max_influences(s) == 2);
+    /* The unweighted vertex (1) comes first: group 0. */
+    CHECK(vs_skin_stream_vertex_order(s)[0] == 1);
+    vs_skin_stream_free(s);
+    d.joint_count = 300;
+    CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
+    CHECK_NEAR(vs_skin_stream_bytes_per_vertex(s), 4.0, 1e-12);
+    vs_skin_stream_free(s);
+}
+
+int main(void)
+{
+    RUN(streams_match_the_reference);
+    RUN(bad_inputs_are_refused);
+    RUN(stream_is_compact);
+    return test_summary();
+}
