@@ -166,6 +166,12 @@ static vs_result parse(gltf2_ctx *c, uint32_t index, const char *path,
     if (count == 0 || count > UINT32_MAX)
         return FAIL("%s: %s.count: %llu is not in 1..%u", c->src, path,
                     (unsigned long long)count, UINT32_MAX);
+    if (count > asset_limits(c->asset)->max_accessor_elements)
+        return set_error(c->error, VS_ERROR_LIMIT,
+                         "%s: %s.count: %llu elements exceed the limit of %llu",
+                         c->src, path, (unsigned long long)count,
+                         (unsigned long long)asset_limits(c->asset)
+                             ->max_accessor_elements);
     for (size_t i = 0; type && i < sizeof types / sizeof types[0]; ++i)
         if (strcmp(type, types[i].name) == 0) {
             p->type = types[i].name;
