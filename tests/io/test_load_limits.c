@@ -168,6 +168,31 @@ static void test_collada_non_finite_skin_data(void)
               err.message);
 }
 
+/* XML nesting: 40 nested <extra> elements against max_depth 20 and 100. */
+static void test_xml_depth_limit(void)
+{
+    char xml[4096] = "<COLLADA xmlns=\"http://www.collada.org/2005/11/"
+                     "COLLADASchema\" version=\"1.4.1\"><asset/>";
+    for (int i = 0; i < 40; ++i) strcat(xml, "<extra>");
+    for (int i = 0; i < 40; ++i) strcat(xml, "</extra>");
+    strcat(xml, "</COLLADA>");
+    vs_load_options options;
+    memset(&options, 0, sizeof options);
+    options.limits.max_depth = 20;
+    vs_asset *asset = NULL;
+    vs_error err;
+    CHECK(vs_asset_load_memory(xml, strlen(xml), "deep.dae", &options, &asset,
+                               &err) == VS_ERROR_LIMIT);
+    CHECK_MSG(strstr(err.message, "deep.dae: line 1: <extra>: XML nesting "
+                                  "deeper than the limit of 20") != NULL,
+              "%s", err.message);
+    options.limits.max_depth = 100;
+    vs_result r = vs_asset_load_memory(xml, strlen(xml), "deep.dae", &options,
+                                       &asset, &err);
+    CHECK_MSG(r != VS_ERROR_LIMIT, "%s", err.message);
+    vs_asset_free(asset);
+}
+
 /* A .gltf in VS_TEST_TMP/uri/ whose buffer is one folder up. */
 static void test_external_paths_policy(void)
 {
@@ -216,5 +241,6 @@ int main(void)
     RUN(test_accessor_and_keyframe_limits);
     RUN(test_collada_non_finite_skin_data);
     RUN(test_external_paths_policy);
+    RUN(test_xml_depth_limit);
     return test_summary();
 }
