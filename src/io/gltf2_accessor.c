@@ -57,7 +57,9 @@ static vs_result place(gltf2_ctx *c, const cJSON *obj, const char *path,
     const gltf2_buffer *b = &c->buffers[v->buffer];
     if (!b->data) {
         if (need_data)
-            return set_error(c->error, VS_ERROR_INVALID,
+            return set_error(c->error,
+                             b->unsupported ? VS_ERROR_UNSUPPORTED
+                                            : VS_ERROR_INVALID,
                              "%s: %s: bufferViews[%d] uses buffers[%u], which "
                              "has no data (%s)",
                              c->src, path, view, v->buffer, b->missing);

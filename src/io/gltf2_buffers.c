@@ -86,6 +86,7 @@ static vs_result load_buffer(gltf2_ctx *c, const cJSON *b, uint32_t i,
             return set_error(c->error, VS_ERROR_INVALID,
                              "%s: %s: \"%s\" is not a valid URI", c->src,
                              uri_path, uri);
+        buf->unsupported = true; /* http:, file:, ...: never read */
         buf->missing = "its URI scheme is not supported (only data: URIs and "
                        "relative paths)";
         return VS_OK;
