@@ -29,7 +29,10 @@ fi
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DVS_FUZZ=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVS_BUILD_TESTS=OFF \
   -DVS_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" -j "$jobs" --target "${harnesses[@]}"
+# The CLI (same instrumented build) turns the real glTF / COLLADA seeds
+# into GLB seeds: the GLB files in the asset folders are small validator
+# cases, so without these fuzz_glb would never see a real skinned GLB.
+cmake --build "$build" -j "$jobs" --target "${harnesses[@]}" vskin
 
 # Seed corpora, by type, from tests/data and ../shared/assets. Files over
 # 128 KiB are left out: libFuzzer's max_len follows the largest seed and big
@@ -50,6 +53,14 @@ make_corpus() { # harness dir
     esac
     [ $keep = 1 ] && cp "$f" "$dir/$(cksum <"$f" | cut -d' ' -f1)"
   done < <(find "${seed_sources[@]}" -type f -size -128k -print0)
+  if [ "$h" = fuzz_glb ] || [ "$h" = fuzz_pose ]; then
+    while IFS= read -r -d '' f; do
+      "$build/vskin" convert "$f" -o "$dir/converted-$(cksum <"$f" | cut -d' ' -f1).glb" \
+        --force >/dev/null 2>&1 || true
+    done < <(find "$root/tests/data" "$root/data" \
+               $( [ -d "$shared" ] && echo "$shared/gltf2" "$shared/gltf1" "$shared/collada") \
+               -type f \( -name '*.gltf' -o -name '*.dae' \) -size -128k -print0)
+  fi
   # The regression files found by earlier runs are seeds for every harness.
   if [ -d "$root/tests/data/regressions" ]; then
     find "$root/tests/data/regressions" -type f -exec cp {} "$dir/" \;
