@@ -3,13 +3,20 @@
 #               embedded SimpleSkin
 #   make test   installs dependencies (Debian packages, then the pinned
 #               glTF-Validator from npm), builds (normal + ASan/UBSan) and
-#               runs every test
+#               runs every test, then the ThreadSanitizer stress test and
+#               a short libFuzzer run of every harness (FUZZ_CI_SECONDS each)
+# Also: make fuzz FUZZ_SECONDS=600   long fuzzing runs (scripts/fuzz.sh)
+#       make test-tsan               the ThreadSanitizer build + test
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_CI_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
 
-.PHONY: all deps build build-asan demo test test-asan clean install
+.PHONY: all deps build build-asan demo test test-asan test-tsan fuzz clean install
 
 all: build
 
@@ -38,9 +45,25 @@ test: build build-asan
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
+	$(MAKE) test-tsan
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CI_SECONDS)
+
+# ThreadSanitizer: the concurrency stress test (many threads sharing one
+# asset) must be race-free.
+test-tsan: deps
+	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVS_TSAN=ON \
+	  -DVS_BUILD_BENCH=OFF
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_concurrent_stress
+	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 \
+	  ctest --output-on-failure -R test_concurrent_stress
+
+# libFuzzer: every harness for FUZZ_SECONDS; fails on any finding.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(abspath $(FUZZ_BUILD)) \
+	  FUZZ_JOBS=$(JOBS) bash scripts/fuzz.sh
 
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(OUT)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) $(OUT)

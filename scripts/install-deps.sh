@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   libcjson-dev libcglm-dev libxml2-dev libpng-dev libgif-dev
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  clang libclang-rt-dev
 )
 
 missing=()

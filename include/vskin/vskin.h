@@ -252,6 +252,10 @@ typedef struct vs_limits {
     uint32_t max_nodes;          /* default 1,000,000 */
     uint32_t max_joints;         /* per skin; default 65,535 */
     uint32_t max_depth;          /* node hierarchy / XML nesting; default 1,000 */
+    /* Elements of one accessor (glTF) or <accessor count> (COLLADA), checked
+     * before anything is allocated for it; default 67,108,864 (2^26). */
+    uint64_t max_accessor_elements;
+    uint32_t max_keyframes;      /* keys per animation sampler; default 2^20 */
 } vs_limits;
 
 typedef struct vs_load_options {
@@ -259,6 +263,11 @@ typedef struct vs_load_options {
      * external files cannot be referenced). */
     const char *base_dir;
     vs_limits limits; /* zero fields take the defaults above */
+    /* false (default): external URIs must stay inside the asset's folder (no
+     * absolute paths, no ".." above it). true: both are allowed. Other URI
+     * schemes (http:, file:, ...) are never read: vskin has no network
+     * access. See docs/robustness.md. */
+    bool allow_external_paths;
 } vs_load_options;
 
 /* Loads glTF 2.0 (.gltf/.glb), glTF 1.0 or COLLADA, detected from content. */

@@ -18,6 +18,8 @@ vs_limits limits_resolve(const vs_limits *in)
     if (!l.max_nodes) l.max_nodes = 1000000u;
     if (!l.max_joints) l.max_joints = 65535u;
     if (!l.max_depth) l.max_depth = 1000u;
+    if (!l.max_accessor_elements) l.max_accessor_elements = 1ull << 26;
+    if (!l.max_keyframes) l.max_keyframes = 1u << 20;
     return l;
 }
 
@@ -31,6 +33,7 @@ vs_asset *asset_create(const char *source_name, const vs_load_options *options)
         return NULL;
     }
     in->limits = limits_resolve(options ? &options->limits : NULL);
+    in->allow_external_paths = options && options->allow_external_paths;
     arena_init(&in->arena, in->limits.max_total_memory);
     asset->internal_ = in;
     asset->source_name = asset_strdup(asset, source_name ? source_name : "");
@@ -43,6 +46,11 @@ vs_asset *asset_create(const char *source_name, const vs_load_options *options)
         return NULL;
     }
     return asset;
+}
+
+bool asset_allow_external_paths(const vs_asset *asset)
+{
+    return ((const asset_internal *)asset->internal_)->allow_external_paths;
 }
 
 const vs_limits *asset_limits(const vs_asset *asset)
@@ -362,6 +370,7 @@ vs_result asset_finalize(vs_asset *asset, vs_error *error)
     if ((r = order_nodes(asset, error)) != VS_OK) return r;
     if ((r = check_node_refs(asset, error)) != VS_OK) return r;
     if ((r = check_skinned_primitives(asset, error)) != VS_OK) return r;
+    if ((r = asset_check_skin_data(asset, error)) != VS_OK) return r;
     if ((r = finalize_clips(asset, error)) != VS_OK) return r;
     if ((r = collect_instances(asset, error)) != VS_OK) return r;
     return joint_bounds_build(asset, error);

@@ -16,6 +16,7 @@ typedef struct asset_internal {
     /* Per instance, its mesh's primitive_count bounds (core/joint_bounds.h),
      * built by asset_finalize. */
     struct prim_bounds **instance_bounds;
+    bool allow_external_paths; /* vs_load_options.allow_external_paths */
 } asset_internal;
 
 /* Limits with every zero field replaced by its default. */
@@ -24,6 +25,7 @@ vs_limits limits_resolve(const vs_limits *in);
 /* A new empty asset (format unknown, no objects, unit 1 m, Y up). */
 vs_asset *asset_create(const char *source_name, const vs_load_options *options);
 const vs_limits *asset_limits(const vs_asset *asset);
+bool asset_allow_external_paths(const vs_asset *asset);
 
 /* count * size zeroed bytes owned by the asset. On failure sets error
  * ("<source>: <where>: ... exceeds the memory limit" or out of memory) and
@@ -38,6 +40,10 @@ char *asset_strndup(vs_asset *asset, const char *s, size_t n);
  * with two parents, checks primitive joint indices against the skin of every
  * node that uses them. Loaders call it last. */
 vs_result asset_finalize(vs_asset *asset, vs_error *error);
+
+/* Finite weights; finite, invertible inverse bind and bind shape matrices
+ * (src/core/skin_checks.c). Called by asset_finalize. */
+vs_result asset_check_skin_data(const vs_asset *asset, vs_error *error);
 
 /* Rest local matrix of a node (matrix, or T*R*S). */
 void node_rest_local(const vs_node *node, float out[16]);

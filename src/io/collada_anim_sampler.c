@@ -6,6 +6,7 @@
  * points here so that evaluation has one cubic case. */
 #include <string.h>
 
+#include "core/asset_internal.h"
 #include "io/collada_anim.h"
 
 enum { SEM_INPUT, SEM_OUTPUT, SEM_INTERP, SEM_IN_TAN, SEM_OUT_TAN, SEM_COUNT };
@@ -195,6 +196,11 @@ vs_result anim_sampler_curve(anim_ctx *ctx, const xmlNode *channel,
     if (n == 0)
         return collada_fail(ctx->c, VS_ERROR_INVALID, channel, "target",
                             "the sampler's INPUT has no keys");
+    /* Before OUTPUT and the tangents are read and the curves baked. */
+    if (n > asset_limits(ctx->c->asset)->max_keyframes)
+        return collada_fail(ctx->c, VS_ERROR_LIMIT, src[SEM_INPUT], "id",
+                            "%u keyframes exceed the limit of %u", n,
+                            asset_limits(ctx->c->asset)->max_keyframes);
     if (comps != 1)
         return collada_fail(ctx->c, VS_ERROR_INVALID, src[SEM_INPUT], "id",
                             "INPUT must hold one time per key, not %u values",

@@ -76,6 +76,33 @@ static vs_result parse_xml(collada_ctx *ctx, const uint8_t *xml, size_t size,
                      ctx->src, e ? e->line : 0, msg);
 }
 
+/* XML nesting beyond vs_limits.max_depth is refused before the loader's
+ * (recursive) walks see the tree: libxml2 itself allows deep documents
+ * under XML_PARSE_HUGE. Iterative, so the check cannot overflow the stack. */
+static vs_result check_xml_depth(collada_ctx *ctx, const xmlNode *root)
+{
+    uint32_t limit = asset_limits(ctx->asset)->max_depth, depth = 1;
+    const xmlNode *n = root;
+    while (n) {
+        if (n->type == XML_ELEMENT_NODE && depth > limit)
+            return set_error(ctx->error, VS_ERROR_LIMIT,
+                             "%s: line %d: <%s>: XML nesting deeper than the "
+                             "limit of %u elements",
+                             ctx->src, n->line, (const char *)n->name, limit);
+        if (n->children) {
+            n = n->children;
+            ++depth;
+            continue;
+        }
+        while (n && n != root && !n->next) {
+            n = n->parent;
+            --depth;
+        }
+        n = (n && n != root) ? n->next : NULL;
+    }
+    return VS_OK;
+}
+
 /* Trimmed text of an element as an asset string. */
 static vs_result trimmed(collada_ctx *ctx, const xmlNode *e, const char **out)
 {
@@ -174,10 +201,11 @@ vs_result collada_load(vs_asset *asset, const uint8_t *xml, size_t size,
     vs_result r = parse_xml(&ctx, xml, size, &pctx, &doc);
     if (r == VS_OK) {
         ctx.root = xmlDocGetRootElement(doc);
-        r = ctx.root ? load_document(&ctx)
-                     : set_error(ctx.error, VS_ERROR_PARSE,
-                                 "%s: the XML document has no root element",
-                                 ctx.src);
+        if (!ctx.root)
+            r = set_error(ctx.error, VS_ERROR_PARSE,
+                          "%s: the XML document has no root element", ctx.src);
+        else if ((r = check_xml_depth(&ctx, ctx.root)) == VS_OK)
+            r = load_document(&ctx);
     }
     free(ctx.nodes);
     free(ctx.stacks);

@@ -5,6 +5,7 @@
  * <param name="Z"/> reads values 0 and 2 of each chunk). */
 #include <string.h>
 
+#include "core/asset_internal.h"
 #include "io/collada_loader.h"
 
 /* Values a param covers, by its type (float4x4 is one matrix param). */
@@ -50,6 +51,12 @@ static vs_result read_accessor(collada_ctx *ctx, const xmlNode *source,
     if (!collada_attr(a->element, "count"))
         return collada_fail(ctx, VS_ERROR_INVALID, a->element, "source",
                             "count is missing");
+    if (a->count > asset_limits(ctx->asset)->max_accessor_elements)
+        return collada_fail(ctx, VS_ERROR_LIMIT, a->element, "source",
+                            "count %u exceeds the limit of %llu elements",
+                            a->count,
+                            (unsigned long long)asset_limits(ctx->asset)
+                                ->max_accessor_elements);
     if (a->stride == 0)
         return collada_fail(ctx, VS_ERROR_INVALID, a->element, "source",
                             "stride is 0");

@@ -37,6 +37,7 @@ static vs_result buffer_bytes(gltf1_ctx *c, uint32_t b, const uint8_t **data,
             gltf1_pathf(uri_path, "%s.uri", path);
             r = gltf_load_uri(c->src, c->base_dir, uri, uri_path,
                               asset_limits(c->asset)->max_buffer_size,
+                              asset_allow_external_paths(c->asset),
                               &c->buffer_data[b], c->error);
             if (r != VS_OK) return r;
             c->buffer_loaded[b] = true;
@@ -146,6 +147,12 @@ vs_result gltf1_accessor_get(gltf1_ctx *c, const cJSON *ref, const char *path,
     if ((r = gltf1_get_uint(c, acc, "count", apath, 0, UINT32_MAX, &v)) !=
         VS_OK)
         return r;
+    if (v > asset_limits(c->asset)->max_accessor_elements)
+        return gltf1_fail(c, VS_ERROR_LIMIT, apath,
+                          "count %llu exceeds the limit of %llu elements",
+                          (unsigned long long)v,
+                          (unsigned long long)asset_limits(c->asset)
+                              ->max_accessor_elements);
     out->desc.count = (uint32_t)v;
     /* glTF 1.0 keeps byteStride on the accessor (0 = tightly packed). */
     if ((r = gltf1_get_uint(c, acc, "byteStride", apath, 0, 255, &v)) != VS_OK)

@@ -66,6 +66,10 @@ static vs_result load_sampler(gltf1_ctx *c, const cJSON *anim,
         return r;
     char path[GLTF1_PATH_SIZE];
     gltf1_pathf(path, "%s.input", spath);
+    if (in.desc.count > asset_limits(c->asset)->max_keyframes)
+        return gltf1_fail(c, VS_ERROR_LIMIT, path,
+                          "%u keyframes exceed the limit of %u",
+                          in.desc.count, asset_limits(c->asset)->max_keyframes);
     if ((r = gltf1_accessor_floats(c, &in, path, 1, true, false, &times)) !=
         VS_OK)
         return r;

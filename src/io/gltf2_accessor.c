@@ -57,7 +57,9 @@ static vs_result place(gltf2_ctx *c, const cJSON *obj, const char *path,
     const gltf2_buffer *b = &c->buffers[v->buffer];
     if (!b->data) {
         if (need_data)
-            return set_error(c->error, VS_ERROR_INVALID,
+            return set_error(c->error,
+                             b->unsupported ? VS_ERROR_UNSUPPORTED
+                                            : VS_ERROR_INVALID,
                              "%s: %s: bufferViews[%d] uses buffers[%u], which "
                              "has no data (%s)",
                              c->src, path, view, v->buffer, b->missing);
@@ -166,6 +168,12 @@ static vs_result parse(gltf2_ctx *c, uint32_t index, const char *path,
     if (count == 0 || count > UINT32_MAX)
         return FAIL("%s: %s.count: %llu is not in 1..%u", c->src, path,
                     (unsigned long long)count, UINT32_MAX);
+    if (count > asset_limits(c->asset)->max_accessor_elements)
+        return set_error(c->error, VS_ERROR_LIMIT,
+                         "%s: %s.count: %llu elements exceed the limit of %llu",
+                         c->src, path, (unsigned long long)count,
+                         (unsigned long long)asset_limits(c->asset)
+                             ->max_accessor_elements);
     for (size_t i = 0; type && i < sizeof types / sizeof types[0]; ++i)
         if (strcmp(type, types[i].name) == 0) {
             p->type = types[i].name;

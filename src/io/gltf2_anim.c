@@ -115,6 +115,12 @@ static vs_result sampler(gltf2_ctx *c, const cJSON *obj, const char *path,
     if ((r = gltf2_accessor_floats(c, input, ref, &expect_input, &times,
                                    &s->key_count, NULL)) != VS_OK)
         return r;
+    /* Before the output (up to 3 x components values per key) is read. */
+    if (s->key_count > asset_limits(c->asset)->max_keyframes)
+        return set_error(c->error, VS_ERROR_LIMIT,
+                         "%s: %s: %u keyframes exceed the limit of %u",
+                         c->src, ref, s->key_count,
+                         asset_limits(c->asset)->max_keyframes);
     /* §3.11: times are non-negative and strictly increasing. */
     for (uint32_t k = 0; k < s->key_count; ++k)
         if (times[k] < 0.0f || (k > 0 && times[k] <= times[k - 1]))

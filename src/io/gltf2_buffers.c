@@ -86,12 +86,14 @@ static vs_result load_buffer(gltf2_ctx *c, const cJSON *b, uint32_t i,
             return set_error(c->error, VS_ERROR_INVALID,
                              "%s: %s: \"%s\" is not a valid URI", c->src,
                              uri_path, uri);
+        buf->unsupported = true; /* http:, file:, ...: never read */
         buf->missing = "its URI scheme is not supported (only data: URIs and "
                        "relative paths)";
         return VS_OK;
     }
     gltf_bytes bytes;
-    r = gltf_load_uri(c->src, base_dir, uri, uri_path, max, &bytes, c->error);
+    r = gltf_load_uri(c->src, base_dir, uri, uri_path, max,
+                      asset_allow_external_paths(c->asset), &bytes, c->error);
     if (r != VS_OK) return r;
     buf->owned = bytes.data;
     buf->data = bytes.data;

@@ -18,6 +18,7 @@
 typedef struct gltf2_buffer {
     const uint8_t *data; /* NULL: no data (placeholder), see missing */
     const char *missing; /* why there is no data */
+    bool unsupported;    /* missing because vskin never reads such URIs */
     size_t size;    /* byteLength */
     uint8_t *owned; /* malloc'd bytes (data: URI or file), else NULL */
 } gltf2_buffer;

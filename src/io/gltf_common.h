@@ -36,7 +36,7 @@ bool base64_decode(const char *in, size_t len, uint8_t **out, size_t *out_len);
  * `path` is the JSON path used in messages (e.g. "buffers[0].uri"). */
 vs_result gltf_load_uri(const char *source_name, const char *base_dir,
                         const char *uri, const char *path, uint64_t max_size,
-                        gltf_bytes *out, vs_error *error);
+                        bool allow_external, gltf_bytes *out, vs_error *error);
 
 /* Binary containers: GLB (glTF 2.0, version 2: JSON chunk + optional BIN
  * chunk) and KHR_binary_glTF (glTF 1.0, version 1: scene JSON + body).

@@ -62,8 +62,8 @@ static vs_result load_data_uri(const char *src, const char *uri,
 /* Percent-decodes `uri` into *out (malloc'd) and checks that it stays
  * inside the base folder. */
 static vs_result safe_relative_path(const char *src, const char *uri,
-                                    const char *path, char **out,
-                                    vs_error *error)
+                                    const char *path, bool allow_external,
+                                    char **out, vs_error *error)
 {
     size_t n = strlen(uri);
     char *rel = malloc(n + 1);
@@ -93,8 +93,9 @@ static vs_result safe_relative_path(const char *src, const char *uri,
     rel[o] = '\0';
     const char *why = NULL;
     vs_result code = VS_ERROR_INVALID;
-    if (rel[0] == '/' || rel[0] == '\\') {
-        why = "absolute paths are not allowed";
+    if ((rel[0] == '/' || rel[0] == '\\') && !allow_external) {
+        why = "absolute paths are not allowed (vs_load_options."
+              "allow_external_paths)";
     } else if (strcspn(uri, ":") < strcspn(uri, "/")) {
         why = "only data: URIs and relative file paths are supported";
         code = VS_ERROR_UNSUPPORTED;
@@ -102,10 +103,12 @@ static vs_result safe_relative_path(const char *src, const char *uri,
     /* Walk the components: ".." may only go back into folders the path
      * entered itself, never above base_dir. */
     long depth = 0;
-    for (const char *p = rel; !why && *p;) {
+    for (const char *p = rel; !why && !allow_external && *p;) {
         size_t len = strcspn(p, "/\\");
         if (len == 2 && p[0] == '.' && p[1] == '.') {
-            if (--depth < 0) why = "the path leaves the asset's folder";
+            if (--depth < 0)
+                why = "the path leaves the asset's folder (vs_load_options."
+                      "allow_external_paths)";
         } else if (len > 0 && !(len == 1 && p[0] == '.')) {
             ++depth;
         }
@@ -123,7 +126,7 @@ static vs_result safe_relative_path(const char *src, const char *uri,
 
 vs_result gltf_load_uri(const char *source_name, const char *base_dir,
                         const char *uri, const char *path, uint64_t max_size,
-                        gltf_bytes *out, vs_error *error)
+                        bool allow_external, gltf_bytes *out, vs_error *error)
 {
     out->data = NULL;
     out->size = 0;
@@ -135,7 +138,8 @@ vs_result gltf_load_uri(const char *source_name, const char *base_dir,
                          "(no base folder for a memory load)",
                          source_name, path, uri);
     char *rel;
-    vs_result r = safe_relative_path(source_name, uri, path, &rel, error);
+    vs_result r =
+        safe_relative_path(source_name, uri, path, allow_external, &rel, error);
     if (r != VS_OK) return r;
     size_t blen = strlen(base_dir);
     bool slash = blen > 0 && base_dir[blen - 1] == '/';
@@ -146,9 +150,12 @@ vs_result gltf_load_uri(const char *source_name, const char *base_dir,
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          source_name);
     }
-    memcpy(full, base_dir, blen);
-    size_t pos = blen;
-    if (blen > 0 && !slash) full[pos++] = '/';
+    size_t pos = 0;
+    if (rel[0] != '/') { /* an allowed absolute path is used as it is */
+        memcpy(full, base_dir, blen);
+        pos = blen;
+        if (blen > 0 && !slash) full[pos++] = '/';
+    }
     strcpy(full + pos, rel);
     free(rel);
     vs_error inner;

@@ -144,7 +144,7 @@ const char *vs_severity_string(vs_severity severity)
 
 vd_options vd_options_resolve(const vs_validate_options *o)
 {
-    vd_options r = {4, 1e-3f};
+    vd_options r = {4, 1e-3f, false};
     if (o && o->max_influences) r.max_influences = o->max_influences;
     if (o && o->weight_tolerance > 0) r.weight_tolerance = o->weight_tolerance;
     return r;

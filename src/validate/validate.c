@@ -94,6 +94,7 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
     }
     if (options && options->max_issues) r->max_issues = options->max_issues;
     vd_options opt = vd_options_resolve(options);
+    opt.allow_external_paths = load.allow_external_paths;
     bool raw = is_gltf2(data, size) &&
                raw_pass(r, &opt, path, data, size, dir, limits.max_buffer_size);
     if (raw) r->report->format = VS_FORMAT_GLTF2;

@@ -41,6 +41,9 @@ void vd_report_discard(vd_report *r);
 typedef struct vd_options {
     uint32_t max_influences;
     float weight_tolerance;
+    /* vs_load_options.allow_external_paths: the raw pass reads buffers under
+     * the same URI policy as the loader. */
+    bool allow_external_paths;
 } vd_options;
 vd_options vd_options_resolve(const vs_validate_options *o);
 

@@ -36,30 +36,30 @@ static void uri_loads_data_and_refuses_escapes(void)
     vs_error err;
     CHECK(gltf_load_uri("a.gltf", NULL,
                         "data:application/octet-stream;base64,AAECAw==",
-                        "buffers[0].uri", 100, &b, &err) == VS_OK);
+                        "buffers[0].uri", 100, false, &b, &err) == VS_OK);
     CHECK(b.size == 4 && b.data[3] == 3);
     free(b.data);
     CHECK(gltf_load_uri("a.gltf", NULL, "data:text/plain,abc",
-                        "buffers[0].uri", 100, &b, &err) != VS_OK);
+                        "buffers[0].uri", 100, false, &b, &err) != VS_OK);
     CHECK(gltf_load_uri("a.gltf", NULL, "data:;base64,AA*A", "buffers[0].uri",
-                        100, &b, &err) == VS_ERROR_PARSE);
+                        100, false, &b, &err) == VS_ERROR_PARSE);
     CHECK(strstr(err.message, "a.gltf: buffers[0].uri: ") == err.message);
-    CHECK(gltf_load_uri("a.gltf", NULL, "data:;base64,AAAAAAAA", "b", 3, &b,
+    CHECK(gltf_load_uri("a.gltf", NULL, "data:;base64,AAAAAAAA", "b", 3, false, &b,
                         &err) == VS_ERROR_LIMIT);
-    CHECK(gltf_load_uri("a.gltf", NULL, "x.bin", "buffers[1].uri", 100, &b,
+    CHECK(gltf_load_uri("a.gltf", NULL, "x.bin", "buffers[1].uri", 100, false, &b,
                         &err) != VS_OK);
     CHECK(strstr(err.message, "buffers[1].uri") != NULL);
-    CHECK(gltf_load_uri("a.gltf", "/tmp", "/etc/passwd", "b", 100, &b, &err) ==
+    CHECK(gltf_load_uri("a.gltf", "/tmp", "/etc/passwd", "b", 100, false, &b, &err) ==
           VS_ERROR_INVALID);
-    CHECK(gltf_load_uri("a.gltf", "/tmp", "../etc/passwd", "b", 100, &b,
+    CHECK(gltf_load_uri("a.gltf", "/tmp", "../etc/passwd", "b", 100, false, &b,
                         &err) == VS_ERROR_INVALID);
-    CHECK(gltf_load_uri("a.gltf", "/tmp", "a/../../x", "b", 100, &b, &err) ==
+    CHECK(gltf_load_uri("a.gltf", "/tmp", "a/../../x", "b", 100, false, &b, &err) ==
           VS_ERROR_INVALID);
-    CHECK(gltf_load_uri("a.gltf", "/tmp", "%2E%2E/x", "b", 100, &b, &err) ==
+    CHECK(gltf_load_uri("a.gltf", "/tmp", "%2E%2E/x", "b", 100, false, &b, &err) ==
           VS_ERROR_INVALID);
-    CHECK(gltf_load_uri("a.gltf", "/tmp", "http://x/y.bin", "b", 100, &b,
+    CHECK(gltf_load_uri("a.gltf", "/tmp", "http://x/y.bin", "b", 100, false, &b,
                         &err) == VS_ERROR_UNSUPPORTED);
-    CHECK(gltf_load_uri("a.gltf", "/tmp", "x%zz", "b", 100, &b, &err) ==
+    CHECK(gltf_load_uri("a.gltf", "/tmp", "x%zz", "b", 100, false, &b, &err) ==
           VS_ERROR_INVALID);
     /* A real relative file with a percent-encoded name. */
     FILE *f = fopen(VS_TEST_TMP "/sp ace.bin", "wb");
@@ -69,10 +69,10 @@ static void uri_loads_data_and_refuses_escapes(void)
         fclose(f);
     }
     CHECK(gltf_load_uri("a.gltf", VS_TEST_TMP, "./sp%20ace.bin", "b",
-                        100, &b, &err) == VS_OK);
+                        100, false, &b, &err) == VS_OK);
     CHECK(b.size == 5 && b.data[4] == 5);
     free(b.data);
-    CHECK(gltf_load_uri("a.gltf", VS_TEST_TMP, "sp%20ace.bin", "b", 4, &b,
+    CHECK(gltf_load_uri("a.gltf", VS_TEST_TMP, "sp%20ace.bin", "b", 4, false, &b,
                         &err) == VS_ERROR_LIMIT);
 }
 
