@@ -8,5 +8,8 @@ int cmd_pose(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_joints(int argc, char **argv);
+/* issue 5: synthetic assets and the benchmark */
+int cmd_generate(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

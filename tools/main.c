@@ -17,6 +17,8 @@ static const command commands[] = {
     {"render", cmd_render, "render a frame (PNG) or a clip (GIF) with OpenGL ES"},
     {"joints", cmd_joints, "joint matrices as JSON or the shader's RGBA32F rows"},
     {"convert", cmd_convert, "convert glTF 1.0 / COLLADA / glTF 2.0 to glTF 2.0"},
+    {"generate", cmd_generate, "write a synthetic skinned tube (.glb) of any size"},
+    {"bench", cmd_bench, "measure skinning, memory bandwidth and pose throughput"},
 };
 
 static void usage(FILE *out)
