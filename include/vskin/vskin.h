@@ -418,7 +418,7 @@ bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
 typedef enum vs_isa {
     VS_ISA_AUTO = 0,   /* the fastest kernel this CPU runs */
     VS_ISA_SCALAR,     /* vs_skinning_job_run_reference (double, per vertex) */
-    VS_ISA_PORTABLE,   /* plain C, float, any CPU */
+    VS_ISA_PORTABLE,   /* plain C, float, 4 vertices per step, any CPU */
     VS_ISA_SSE2,       /* x86-64 baseline, 4 vertices per step */
     VS_ISA_AVX2,       /* AVX2 + FMA, 8 vertices per step */
     VS_ISA_AVX512,     /* AVX-512F, 16 vertices per step */
@@ -435,7 +435,7 @@ const char *vs_isa_name(vs_isa isa);
 /* ---- the prepared skin stream: compact influences built once per mesh --- */
 
 typedef enum vs_skin_weight_format {
-    VS_SKIN_WEIGHTS_UNORM16 = 0, /* 2 bytes per weight, w = q / 65535 */
+    VS_SKIN_WEIGHTS_UNORM16 = 0, /* 2 bytes, w = q / 65535, not renormalised */
     VS_SKIN_WEIGHTS_FLOAT = 1    /* 4 bytes per weight, exact */
 } vs_skin_weight_format;
 
@@ -487,7 +487,7 @@ typedef enum vs_skin_stream_order {
  * vs_skin_stream_vertex_count(stream) vertices, indexed as `order` says. */
 typedef struct vs_skin_stream_job {
     const vs_skin_stream *stream;
-    const float *joint_matrices; /* 16 per joint, column-major */
+    const float *joint_matrices; /* desc.joint_count x 16, column-major */
     size_t first_vertex;
     size_t vertex_count;
     uint32_t order; /* vs_skin_stream_order */

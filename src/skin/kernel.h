@@ -16,6 +16,16 @@
  * heuristics would rather not (a call per 4 vertices costs 10%). */
 #define KERNEL_INLINE static inline __attribute__((always_inline))
 
+/* Fully unrolls a loop over a constant influence count (GCC's -O2 does not
+ * on its own). */
+#if defined(__clang__)
+#define KERNEL_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define KERNEL_UNROLL _Pragma("GCC unroll 8")
+#else
+#define KERNEL_UNROLL
+#endif
+
 #define KERNEL_BLOCK 16     /* widest kernel: AVX-512, 16 float lanes */
 #define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
 
@@ -31,15 +41,12 @@ typedef struct kernel_attr {
 } kernel_attr;
 
 /* Which attributes a job skins (the kernel specialises on it). */
-enum {
-    KERNEL_NORMALS = 1u << 0,
-    KERNEL_TANGENTS = 1u << 1
-};
+enum { KERNEL_NORMALS = 1u << 0, KERNEL_TANGENTS = 1u << 1 };
 
 typedef struct kernel_io {
     kernel_attr pos, nrm, tan;
-    unsigned attrs;        /* KERNEL_NORMALS | KERNEL_TANGENTS */
-    unsigned tangent_w;    /* 1: copy the tangent's 4th component */
+    unsigned attrs;     /* KERNEL_NORMALS | KERNEL_TANGENTS */
+    unsigned tangent_w; /* 1: copy the tangent's 4th component */
 } kernel_io;
 
 /* One block: n vertices (1..width), each at attribute index vi[i]. The
@@ -51,9 +58,8 @@ typedef struct kernel_ops {
     unsigned width; /* vertices per step: a divisor of KERNEL_BLOCK */
     /* mat[i] = (accumulate ? mat[i] : idw[i] * I) + sum_j w * J. k is
      * 0..KERNEL_MAX_STAGED; idw is read only when accumulate is 0. */
-    void (*blend)(size_t n, unsigned k, const float *const *jm,
-                  const float *w, const float *idw, float *mat,
-                  int accumulate);
+    void (*blend)(size_t n, unsigned k, const float *const *jm, const float *w,
+                  const float *idw, float *mat, int accumulate);
     /* Transforms n vertices with mat; lanes n..width-1 of mat are valid
      * (zero) but their results are not stored. vi[n..KERNEL_BLOCK) repeat
      * vi[n - 1]. */
@@ -74,9 +80,8 @@ const kernel_ops *kernel_ops_avx512(void);
 /* The attribute streams of a job (strides 0 = packed). */
 void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
                     float *out_pos, size_t out_pos_stride, const float *in_nrm,
-                    size_t in_nrm_stride, float *out_nrm,
-                    size_t out_nrm_stride, const float *in_tan,
-                    size_t in_tan_stride, float *out_tan,
+                    size_t in_nrm_stride, float *out_nrm, size_t out_nrm_stride,
+                    const float *in_tan, size_t in_tan_stride, float *out_tan,
                     size_t out_tan_stride, uint32_t tangent_components,
                     bool sequential);
 

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))),              \
+                             apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
@@ -22,7 +23,6 @@
 #define W 8
 #define V __m256
 #define NAME(x) avx2_##x
-#define VSET1(a) _mm256_set1_ps(a)
 #define VADD(a, b) _mm256_add_ps(a, b)
 #define VSUB(a, b) _mm256_sub_ps(a, b)
 #define VMUL(a, b) _mm256_mul_ps(a, b)
@@ -81,8 +81,8 @@ KERNEL_INLINE void load_mat(const float *mat, __m256 m[12])
     load_mat_half(mat, 1, m);
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, __m256 *x,
-                         __m256 *y, __m256 *z)
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
+                         __m256 *x, __m256 *y, __m256 *z)
 {
     __m128 x0, y0, z0, x1, y1, z1;
     x86_gather4(a, vi, n, &x0, &y0, &z0);
@@ -95,16 +95,16 @@ KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, __m25
 KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m256 x, __m256 y, __m256 z)
 {
-    x86_scatter4(a, vi, n, _mm256_castps256_ps128(x),
-                 _mm256_castps256_ps128(y), _mm256_castps256_ps128(z));
+    x86_scatter4(a, vi, n, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
+                 _mm256_castps256_ps128(z));
     if (n > 4)
         x86_scatter4(a, vi + 4, n - 4, _mm256_extractf128_ps(x, 1),
                      _mm256_extractf128_ps(y, 1), _mm256_extractf128_ps(z, 1));
 }
 
 static inline __attribute__((always_inline)) void
-avx2_blend_vertex(const float *const *jm, const float *w, float idw,
-                  float *out, int accumulate, const unsigned k)
+avx2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
+                  int accumulate, const unsigned k)
 {
     __m256 c01, c23;
     if (accumulate) {
@@ -115,6 +115,7 @@ avx2_blend_vertex(const float *const *jm, const float *w, float idw,
         c01 = _mm256_mul_ps(i, _mm256_setr_ps(1, 0, 0, 0, 0, 1, 0, 0));
         c23 = _mm256_mul_ps(i, _mm256_setr_ps(0, 0, 1, 0, 0, 0, 0, 0));
     }
+    KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
         const __m256 wj = _mm256_set1_ps(w[j]);
         c01 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j]), c01);
@@ -140,6 +141,9 @@ const kernel_ops *kernel_ops_avx2(void)
 
 #else
 
-const kernel_ops *kernel_ops_avx2(void) { return 0; }
+const kernel_ops *kernel_ops_avx2(void)
+{
+    return 0;
+}
 
 #endif

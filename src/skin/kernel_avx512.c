@@ -10,7 +10,8 @@
 #include <string.h>
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx2,fma"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx512f,avx2,fma"))),      \
+                             apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx2,fma")
@@ -21,7 +22,6 @@
 #define W 16
 #define V __m512
 #define NAME(x) avx512_##x
-#define VSET1(a) _mm512_set1_ps(a)
 #define VADD(a, b) _mm512_add_ps(a, b)
 #define VSUB(a, b) _mm512_sub_ps(a, b)
 #define VMUL(a, b) _mm512_mul_ps(a, b)
@@ -81,8 +81,8 @@ KERNEL_INLINE __m512 join4(__m128 a, __m128 b, __m128 c, __m128 d)
         _mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1));
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, __m512 *x,
-                         __m512 *y, __m512 *z)
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
+                         __m512 *x, __m512 *y, __m512 *z)
 {
     __m128 gx[4], gy[4], gz[4];
     for (int g = 0; g < 4; ++g)
@@ -120,9 +120,10 @@ avx512_blend_vertex(const float *const *jm, const float *w, float idw,
     if (accumulate)
         c = _mm512_load_ps(out);
     else
-        c = _mm512_mul_ps(_mm512_set1_ps(idw),
-                          _mm512_setr_ps(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
-                                         0, 0, 0, 0));
+        c = _mm512_mul_ps(
+            _mm512_set1_ps(idw),
+            _mm512_setr_ps(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0));
+    KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j)
         c = _mm512_fmadd_ps(_mm512_set1_ps(w[j]), _mm512_loadu_ps(jm[j]), c);
     _mm512_store_ps(out, c);
@@ -144,6 +145,9 @@ const kernel_ops *kernel_ops_avx512(void)
 
 #else
 
-const kernel_ops *kernel_ops_avx512(void) { return 0; }
+const kernel_ops *kernel_ops_avx512(void)
+{
+    return 0;
+}
 
 #endif

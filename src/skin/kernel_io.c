@@ -8,17 +8,19 @@ const float kernel_zero_matrix[16];
 static kernel_attr make_attr(const float *in, size_t in_stride, float *out,
                              size_t out_stride, size_t element)
 {
-    kernel_attr a = {(const unsigned char *)in, in_stride ? in_stride : element,
-                     (unsigned char *)out, out_stride ? out_stride : element,
-                     false, false};
+    kernel_attr a = {(const unsigned char *)in,
+                     in_stride ? in_stride : element,
+                     (unsigned char *)out,
+                     out_stride ? out_stride : element,
+                     false,
+                     false};
     return a;
 }
 
 void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
                     float *out_pos, size_t out_pos_stride, const float *in_nrm,
-                    size_t in_nrm_stride, float *out_nrm,
-                    size_t out_nrm_stride, const float *in_tan,
-                    size_t in_tan_stride, float *out_tan,
+                    size_t in_nrm_stride, float *out_nrm, size_t out_nrm_stride,
+                    const float *in_tan, size_t in_tan_stride, float *out_tan,
                     size_t out_tan_stride, uint32_t tangent_components,
                     bool sequential)
 {
@@ -33,6 +35,7 @@ void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
         all[i]->in_packed = sequential && all[i]->in_step == 12;
         all[i]->out_packed = sequential && all[i]->out_step == 12;
     }
-    io->attrs = (in_nrm ? KERNEL_NORMALS : 0u) | (in_tan ? KERNEL_TANGENTS : 0u);
+    io->attrs =
+        (in_nrm ? KERNEL_NORMALS : 0u) | (in_tan ? KERNEL_TANGENTS : 0u);
     io->tangent_w = tc == 4;
 }

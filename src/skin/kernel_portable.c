@@ -1,73 +1,119 @@
-/* The portable kernel: plain C on floats, one vertex per step, for CPUs
- * without a dedicated kernel. The same SoA template as the SIMD kernels with
- * one lane, so every kernel shares one set of formulas. */
+/* The portable kernel: plain C on floats, 4 vertices per step, for CPUs
+ * without a dedicated kernel. The same SoA template as the SIMD kernels, so
+ * every kernel shares one set of formulas. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "skin/kernel.h"
 
-#define W 1
-#define V float
+/* Four lanes held in a plain struct; every operation is a loop over the
+ * lanes that the compiler may turn into vector code (SLP), and that stays
+ * correct C where it does not. */
+#define W 4
+typedef struct pv {
+    float v[4];
+} pv;
+#define V pv
 #define NAME(x) portable_##x
-#define VSET1(a) (a)
-#define VADD(a, b) ((a) + (b))
-#define VSUB(a, b) ((a) - (b))
-#define VMUL(a, b) ((a) * (b))
-#define VFMA(a, b, c) ((a) * (b) + (c))
-#define VRSQRT(a) (1.0f / sqrtf(a))
-#define VKEEP_IF_UNIT(x, len2)                                                 \
-    (((len2) >= FLT_MIN && (len2) <= FLT_MAX) ? (x) : 0.0f)
-#define VNEG_IF_NEG(x, det) ((det) < 0.0f ? -(x) : (x))
 
-KERNEL_INLINE void load_mat(const float *mat, float m[12])
+#define PV_MAP2(name, expr)                                                    \
+    KERNEL_INLINE pv name(pv a, pv b)                                          \
+    {                                                                          \
+        pv r;                                                                  \
+        for (int i = 0; i < 4; ++i)                                            \
+            r.v[i] = (expr);                                                   \
+        return r;                                                              \
+    }
+PV_MAP2(pv_add, a.v[i] + b.v[i])
+PV_MAP2(pv_sub, a.v[i] - b.v[i])
+PV_MAP2(pv_mul, a.v[i] * b.v[i])
+/* x where FLT_MIN <= len2 <= FLT_MAX, else 0. */
+PV_MAP2(pv_keep_if_unit,
+        (b.v[i] >= FLT_MIN && b.v[i] <= FLT_MAX) ? a.v[i] : 0.0f)
+/* -x where det < 0. */
+PV_MAP2(pv_neg_if_neg, b.v[i] < 0.0f ? -a.v[i] : a.v[i])
+#undef PV_MAP2
+
+KERNEL_INLINE pv pv_fma(pv a, pv b, pv c)
+{
+    return pv_add(pv_mul(a, b), c);
+}
+
+KERNEL_INLINE pv pv_rsqrt(pv a)
+{
+    pv r;
+    for (int i = 0; i < 4; ++i)
+        r.v[i] = 1.0f / sqrtf(a.v[i]);
+    return r;
+}
+
+#define VADD(a, b) pv_add(a, b)
+#define VSUB(a, b) pv_sub(a, b)
+#define VMUL(a, b) pv_mul(a, b)
+#define VFMA(a, b, c) pv_fma(a, b, c)
+#define VRSQRT(a) pv_rsqrt(a)
+#define VKEEP_IF_UNIT(x, len2) pv_keep_if_unit(x, len2)
+#define VNEG_IF_NEG(x, det) pv_neg_if_neg(x, det)
+
+KERNEL_INLINE void load_mat(const float *mat, pv m[12])
 {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 3; ++r)
-            m[c * 3 + r] = mat[c * 4 + r];
+            for (int i = 0; i < 4; ++i)
+                m[c * 3 + r].v[i] = mat[i * 16 + c * 4 + r];
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, float *x,
-                         float *y, float *z)
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
+                         pv *x, pv *y, pv *z)
 {
     (void)n;
-    float v[3];
-    memcpy(v, a->in + vi[0] * a->in_step, sizeof v);
-    *x = v[0];
-    *y = v[1];
-    *z = v[2];
+    for (int i = 0; i < 4; ++i) {
+        float v[3];
+        memcpy(v, a->in + vi[i] * a->in_step, sizeof v);
+        x->v[i] = v[0];
+        y->v[i] = v[1];
+        z->v[i] = v[2];
+    }
 }
 
 KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
-                          float x, float y, float z)
+                          pv x, pv y, pv z)
 {
-    (void)n;
-    const float v[3] = {x, y, z};
-    memcpy(a->out + vi[0] * a->out_step, v, sizeof v);
+    for (size_t i = 0; i < n && i < 4; ++i) {
+        const float v[3] = {x.v[i], y.v[i], z.v[i]};
+        memcpy(a->out + vi[i] * a->out_step, v, sizeof v);
+    }
 }
 
-static inline __attribute__((always_inline)) void
-portable_blend_vertex(const float *const *jm, const float *w, float idw,
-                      float *out, int accumulate, const unsigned k)
+KERNEL_INLINE void portable_blend_vertex(const float *const *jm, const float *w,
+                                         float idw, float *out, int accumulate,
+                                         const unsigned k)
 {
-    float acc[12];
-    for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 3; ++r)
-            acc[c * 3 + r] = accumulate ? out[c * 4 + r]
-                                        : (c == r ? idw : 0.0f);
-    for (unsigned j = 0; j < k; ++j)
-        for (int c = 0; c < 4; ++c)
-            for (int r = 0; r < 3; ++r)
-                acc[c * 3 + r] += w[j] * jm[j][c * 4 + r];
-    for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 3; ++r)
-            out[c * 4 + r] = acc[c * 3 + r];
+    /* All 16 entries (the bottom row is ignored later): contiguous loops the
+     * compiler vectorises. */
+    float acc[16];
+    if (accumulate) {
+        memcpy(acc, out, sizeof acc);
+    } else {
+        for (int e = 0; e < 16; ++e)
+            acc[e] = 0.0f;
+        acc[0] = acc[5] = acc[10] = idw;
+    }
+    KERNEL_UNROLL
+    for (unsigned j = 0; j < k; ++j) {
+        const float *m = jm[j];
+        const float wj = w[j];
+        for (int e = 0; e < 16; ++e)
+            acc[e] += wj * m[e];
+    }
+    memcpy(out, acc, sizeof acc);
 }
 
 #include "skin/kernel_soa.h"
 
 const kernel_ops *kernel_ops_portable(void)
 {
-    static const kernel_ops ops = {1, portable_blend, portable_transform};
+    static const kernel_ops ops = {4, portable_blend, portable_transform};
     return &ops;
 }

@@ -1,7 +1,7 @@
 /* The structure-of-arrays transform shared by every kernel, included once
  * per ISA inside that ISA's target region. The includer defines:
  *   W, V, NAME(x)          lanes, vector type, per-ISA name
- *   VSET1 VADD VSUB VMUL VFMA(a, b, c) = a * b + c
+ *   VADD VSUB VMUL VFMA(a, b, c) = a * b + c
  *   VRSQRT(x)              1 / sqrt(x) to about float precision
  *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
  *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
@@ -14,8 +14,8 @@
  * 1e19, or not finite) becomes zero, as the reference's zero / non-finite
  * length does. */
 
-static inline __attribute__((always_inline)) void
-NAME(normalize)(V *x, V *y, V *z)
+static inline __attribute__((always_inline)) void NAME(normalize)(V *x, V *y,
+                                                                  V *z)
 {
     V len2 = VFMA(*x, *x, VFMA(*y, *y, VMUL(*z, *z)));
     V inv = VRSQRT(len2);
@@ -88,10 +88,14 @@ static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
     for (size_t b = 0; b < n; b += W)                                          \
         NAME(xform)(io, vi + b, n - b < W ? n - b : W, mat + b * 16, attrs);
     switch (io->attrs) {
-    case 0: NAME_LOOP(0) break;
-    case KERNEL_NORMALS: NAME_LOOP(KERNEL_NORMALS) break;
-    case KERNEL_TANGENTS: NAME_LOOP(KERNEL_TANGENTS) break;
-    default: NAME_LOOP(KERNEL_NORMALS | KERNEL_TANGENTS) break;
+    case 0:
+        NAME_LOOP(0) break;
+    case KERNEL_NORMALS:
+        NAME_LOOP(KERNEL_NORMALS) break;
+    case KERNEL_TANGENTS:
+        NAME_LOOP(KERNEL_TANGENTS) break;
+    default:
+        NAME_LOOP(KERNEL_NORMALS | KERNEL_TANGENTS) break;
     }
 #undef NAME_LOOP
 }
@@ -106,8 +110,8 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
 #define NAME_CASE(K)                                                           \
     case K:                                                                    \
         for (size_t i = 0; i < n; ++i)                                         \
-            NAME(blend_vertex)(jm + i * K, w + i * K, idw[i], mat + i * 16,    \
-                               accumulate, K);                                 \
+            NAME(blend_vertex)                                                 \
+            (jm + i * K, w + i * K, idw[i], mat + i * 16, accumulate, K);      \
         break;
     switch (k) {
         NAME_CASE(0)
@@ -119,7 +123,8 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
         NAME_CASE(6)
         NAME_CASE(7)
         NAME_CASE(8)
-    default: break;
+    default:
+        break;
     }
 #undef NAME_CASE
 }

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("sse2"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("sse2"))),                  \
+                             apply_to = function)
 #elif defined(__GNUC__)
 #pragma GCC push_options
 #pragma GCC target("sse2")
@@ -20,7 +21,6 @@
 #define W 4
 #define V __m128
 #define NAME(x) sse2_##x
-#define VSET1(a) _mm_set1_ps(a)
 #define VADD(a, b) _mm_add_ps(a, b)
 #define VSUB(a, b) _mm_sub_ps(a, b)
 #define VMUL(a, b) _mm_mul_ps(a, b)
@@ -36,8 +36,8 @@ KERNEL_INLINE __m128 sse2_rsqrt(__m128 x)
 {
     __m128 y = _mm_rsqrt_ps(x);
     __m128 hx = _mm_mul_ps(_mm_set1_ps(0.5f), x);
-    return _mm_mul_ps(y, _mm_sub_ps(_mm_set1_ps(1.5f),
-                                    _mm_mul_ps(hx, _mm_mul_ps(y, y))));
+    return _mm_mul_ps(
+        y, _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(hx, _mm_mul_ps(y, y))));
 }
 #define VNEG_IF_NEG(x, det)                                                    \
     _mm_xor_ps(x, _mm_and_ps(_mm_cmplt_ps(det, _mm_setzero_ps()),              \
@@ -57,8 +57,8 @@ KERNEL_INLINE void load_mat(const float *mat, __m128 m[12])
     }
 }
 
-KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n, __m128 *x,
-                         __m128 *y, __m128 *z)
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
+                         __m128 *x, __m128 *y, __m128 *z)
 {
     x86_gather4(a, vi, n, x, y, z);
 }
@@ -70,8 +70,8 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
 }
 
 static inline __attribute__((always_inline)) void
-sse2_blend_vertex(const float *const *jm, const float *w, float idw,
-                  float *out, int accumulate, const unsigned k)
+sse2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
+                  int accumulate, const unsigned k)
 {
     __m128 c0, c1, c2, c3;
     if (accumulate) {
@@ -85,6 +85,7 @@ sse2_blend_vertex(const float *const *jm, const float *w, float idw,
         c2 = _mm_shuffle_ps(c0, c0, _MM_SHUFFLE(1, 0, 1, 1));
         c3 = _mm_setzero_ps();
     }
+    KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
         const __m128 wj = _mm_set1_ps(w[j]);
         const float *p = jm[j];
@@ -115,6 +116,9 @@ const kernel_ops *kernel_ops_sse2(void)
 
 #else
 
-const kernel_ops *kernel_ops_sse2(void) { return 0; }
+const kernel_ops *kernel_ops_sse2(void)
+{
+    return 0;
+}
 
 #endif

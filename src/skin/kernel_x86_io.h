@@ -22,8 +22,8 @@ KERNEL_INLINE void x86_store3(unsigned char *p, __m128 v)
 
 /* Four vertices' xyz (indices vi[0..3], n of them real) as x, y, z
  * vectors. */
-KERNEL_INLINE void x86_gather4(const kernel_attr *a, const size_t *vi,
-                               size_t n, __m128 *x, __m128 *y, __m128 *z)
+KERNEL_INLINE void x86_gather4(const kernel_attr *a, const size_t *vi, size_t n,
+                               __m128 *x, __m128 *y, __m128 *z)
 {
     if (a->in_packed && n >= 4) {
         /* x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 */
@@ -55,12 +55,17 @@ KERNEL_INLINE void x86_scatter4(const kernel_attr *a, const size_t *vi,
 {
     if (a->out_packed && n >= 4) {
         float *p = (float *)(void *)(a->out + vi[0] * 12);
-        __m128 x0y0 = _mm_shuffle_ps(x, y, 0), z0x1 = _mm_shuffle_ps(z, x, 0x50);
-        __m128 y1z1 = _mm_shuffle_ps(y, z, 0x55), x2y2 = _mm_shuffle_ps(x, y, 0xAA);
-        __m128 z2x3 = _mm_shuffle_ps(z, x, 0xFA), y3z3 = _mm_shuffle_ps(y, z, 0xFF);
+        __m128 x0y0 = _mm_shuffle_ps(x, y, 0),
+               z0x1 = _mm_shuffle_ps(z, x, 0x50);
+        __m128 y1z1 = _mm_shuffle_ps(y, z, 0x55),
+               x2y2 = _mm_shuffle_ps(x, y, 0xAA);
+        __m128 z2x3 = _mm_shuffle_ps(z, x, 0xFA),
+               y3z3 = _mm_shuffle_ps(y, z, 0xFF);
         _mm_storeu_ps(p, _mm_shuffle_ps(x0y0, z0x1, _MM_SHUFFLE(2, 0, 2, 0)));
-        _mm_storeu_ps(p + 4, _mm_shuffle_ps(y1z1, x2y2, _MM_SHUFFLE(2, 0, 2, 0)));
-        _mm_storeu_ps(p + 8, _mm_shuffle_ps(z2x3, y3z3, _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm_storeu_ps(p + 4,
+                      _mm_shuffle_ps(y1z1, x2y2, _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm_storeu_ps(p + 8,
+                      _mm_shuffle_ps(z2x3, y3z3, _MM_SHUFFLE(2, 0, 2, 0)));
         return;
     }
     __m128 w = _mm_setzero_ps();

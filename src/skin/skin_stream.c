@@ -24,10 +24,12 @@ static int read_vertex(const vs_skin_stream_desc *d, size_t v, bool unorm16,
                        influence *tmp, vs_error *error)
 {
     const uint32_t k = d->influence_count;
-    const unsigned char *jp = (const unsigned char *)d->joints +
-                              v * (d->joints_stride ? d->joints_stride : k * 2u);
-    const unsigned char *wp = (const unsigned char *)d->weights +
-                              v * (d->weights_stride ? d->weights_stride : k * 4u);
+    const unsigned char *jp =
+        (const unsigned char *)d->joints +
+        v * (d->joints_stride ? d->joints_stride : k * 2u);
+    const unsigned char *wp =
+        (const unsigned char *)d->weights +
+        v * (d->weights_stride ? d->weights_stride : k * 4u);
     double sum = 0.0;
     for (uint32_t i = 0; i < k; ++i) {
         memcpy(&tmp[i].joint, jp + i * 2u, 2);
@@ -77,7 +79,8 @@ static int read_vertex(const vs_skin_stream_desc *d, size_t v, bool unorm16,
 
 static vs_result check_desc(const vs_skin_stream_desc *d, vs_error *error)
 {
-    if (!d) return set_error(error, VS_ERROR_ARGUMENT, "skin stream: desc is NULL");
+    if (!d)
+        return set_error(error, VS_ERROR_ARGUMENT, "skin stream: desc is NULL");
     if (!d->joints || !d->weights)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skin stream: joints / weights: required buffer is "
@@ -100,6 +103,16 @@ static vs_result check_desc(const vs_skin_stream_desc *d, vs_error *error)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skin stream: joints_stride / weights_stride: "
                          "smaller than influence_count elements");
+    const size_t jstep =
+        d->joints_stride ? d->joints_stride : d->influence_count * 2u;
+    const size_t wstep =
+        d->weights_stride ? d->weights_stride : d->influence_count * 4u;
+    if (d->vertex_count > SIZE_MAX / jstep ||
+        d->vertex_count > SIZE_MAX / wstep)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream: joints / weights: %zu vertices at "
+                         "these strides exceed the address space",
+                         d->vertex_count);
     if (d->vertex_count > UINT32_MAX)
         return set_error(error, VS_ERROR_LIMIT,
                          "skin stream: vertex_count: %zu exceeds 2^32 - 1",
@@ -124,7 +137,8 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
 {
     size_t *next = calloc(s->max_k + 1, sizeof *next);
     if (!next)
-        return set_error(error, VS_ERROR_OUT_OF_MEMORY, "skin stream: out of memory");
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "skin stream: out of memory");
     for (uint32_t k = 0; k <= s->max_k; ++k)
         next[k] = s->group_start[k];
     for (size_t v = 0; v < d->vertex_count; ++v) {
@@ -151,7 +165,8 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
 vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
                                 vs_skin_stream **out, vs_error *error)
 {
-    if (!out) return set_error(error, VS_ERROR_ARGUMENT, "skin stream: out is NULL");
+    if (!out)
+        return set_error(error, VS_ERROR_ARGUMENT, "skin stream: out is NULL");
     *out = NULL;
     vs_result r = check_desc(d, error);
     if (r != VS_OK) return r;
@@ -160,7 +175,8 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     size_t *hist = calloc(d->influence_count + 2, sizeof *hist);
     vs_skin_stream *s = calloc(1, sizeof *s);
     if (!tmp || !hist || !s) {
-        r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "skin stream: out of memory");
+        r = set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                      "skin stream: out of memory");
         goto done;
     }
     /* Pass 1: check every vertex and count the groups. */
@@ -182,8 +198,7 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     s->group_data = calloc(s->max_k + 1, sizeof *s->group_data);
     for (uint32_t k = 0; k <= s->max_k; ++k) {
         s->group_start[k + 1] = s->group_start[k] + hist[k];
-        if (k < s->max_k)
-            s->group_data[k + 1] = s->group_data[k] + hist[k] * k;
+        if (k < s->max_k) s->group_data[k + 1] = s->group_data[k] + hist[k] * k;
         s->influence_total += hist[k] * k;
     }
     s->joints = malloc(s->influence_total * (s->u8_joints ? 1 : 2) + 1);
@@ -191,7 +206,8 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     s->order = malloc(d->vertex_count * sizeof *s->order + 1);
     if (!s->group_start || !s->group_data || !s->joints || !s->weights ||
         !s->order) {
-        r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "skin stream: out of memory");
+        r = set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                      "skin stream: out of memory");
         goto done;
     }
     r = fill(s, d, tmp, error);

@@ -15,9 +15,9 @@ struct vs_skin_stream {
     size_t vertex_count;
     uint32_t joint_count;
     uint32_t max_k;
-    bool u8_joints;    /* else u16 */
-    bool unorm16;      /* else float */
-    bool raw;          /* VS_SKIN_RAW_WEIGHTS */
+    bool u8_joints;      /* else u16 */
+    bool unorm16;        /* else float */
+    bool raw;            /* VS_SKIN_RAW_WEIGHTS */
     size_t *group_start; /* max_k + 2 entries */
     size_t *group_data;  /* max_k + 1 entries */
     size_t influence_total;

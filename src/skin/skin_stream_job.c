@@ -40,7 +40,8 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
 {
     vs_result r;
     if (!job)
-        return set_error(error, VS_ERROR_ARGUMENT, "skin stream job: job is NULL");
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream job: job is NULL");
     if (!job->stream || !job->joint_matrices || !job->in_positions)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skin stream job: %s: required pointer is NULL",
@@ -48,7 +49,8 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
                          : !job->joint_matrices ? "joint_matrices"
                                                 : "in_positions");
     const size_t total = job->stream->vertex_count;
-    if (job->first_vertex > total || job->vertex_count > total - job->first_vertex)
+    if (job->first_vertex > total ||
+        job->vertex_count > total - job->first_vertex)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skin stream job: range [%zu, +%zu) exceeds the "
                          "stream's %zu vertices",
@@ -86,11 +88,12 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
         size_t stride, size_t n, const unsigned kc, kernel_scratch *sc)        \
     {                                                                          \
         for (size_t i = 0; i < n; ++i)                                         \
-            for (unsigned j = 0; j < kc; ++j) {                                \
-                const size_t at = at0 + i * stride + j;                        \
-                sc->jm[i * kc + j] = jm + (size_t)joints[at] * 16;             \
-                sc->w[i * kc + j] = (float)weights[at] * (WSCALE);             \
-            }                                                                  \
+            KERNEL_UNROLL                                                      \
+        for (unsigned j = 0; j < kc; ++j) {                                    \
+            const size_t at = at0 + i * stride + j;                            \
+            sc->jm[i * kc + j] = jm + (size_t)joints[at] * 16;                 \
+            sc->w[i * kc + j] = (float)weights[at] * (WSCALE);                 \
+        }                                                                      \
     }                                                                          \
     static void name(const vs_skin_stream *s, const float *jm, size_t at0,     \
                      size_t stride, size_t n, unsigned kc, kernel_scratch *sc) \
@@ -98,11 +101,21 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
         const JT *joints = (const JT *)s->joints;                              \
         const WT *weights = (const WT *)s->weights;                            \
         switch (kc) {                                                          \
-        case 1: name##_k(joints, weights, jm, at0, stride, n, 1, sc); break;   \
-        case 2: name##_k(joints, weights, jm, at0, stride, n, 2, sc); break;   \
-        case 3: name##_k(joints, weights, jm, at0, stride, n, 3, sc); break;   \
-        case 4: name##_k(joints, weights, jm, at0, stride, n, 4, sc); break;   \
-        default: name##_k(joints, weights, jm, at0, stride, n, kc, sc); break; \
+        case 1:                                                                \
+            name##_k(joints, weights, jm, at0, stride, n, 1, sc);              \
+            break;                                                             \
+        case 2:                                                                \
+            name##_k(joints, weights, jm, at0, stride, n, 2, sc);              \
+            break;                                                             \
+        case 3:                                                                \
+            name##_k(joints, weights, jm, at0, stride, n, 3, sc);              \
+            break;                                                             \
+        case 4:                                                                \
+            name##_k(joints, weights, jm, at0, stride, n, 4, sc);              \
+            break;                                                             \
+        default:                                                               \
+            name##_k(joints, weights, jm, at0, stride, n, kc, sc);             \
+            break;                                                             \
         }                                                                      \
     }
 
@@ -111,8 +124,8 @@ STAGE_FN(stage_u8_float, uint8_t, float, 1.0f)
 STAGE_FN(stage_u16_unorm, uint16_t, uint16_t, 1.0f / 65535.0f)
 STAGE_FN(stage_u16_float, uint16_t, float, 1.0f)
 
-typedef void (*stage_fn)(const vs_skin_stream *, const float *, size_t,
-                         size_t, size_t, unsigned, kernel_scratch *);
+typedef void (*stage_fn)(const vs_skin_stream *, const float *, size_t, size_t,
+                         size_t, unsigned, kernel_scratch *);
 
 static stage_fn stage_for(const vs_skin_stream *s)
 {
@@ -134,13 +147,12 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                          vs_isa_name(isa), job->isa);
     const vs_skin_stream *s = job->stream;
     kernel_io io;
-    kernel_io_init(&io, job->in_positions, job->in_positions_stride,
-                   job->out_positions, job->out_positions_stride,
-                   job->in_normals, job->in_normals_stride, job->out_normals,
-                   job->out_normals_stride, job->in_tangents,
-                   job->in_tangents_stride, job->out_tangents,
-                   job->out_tangents_stride, job->tangent_components,
-                   job->order == VS_STREAM_ORDER_STREAM);
+    kernel_io_init(
+        &io, job->in_positions, job->in_positions_stride, job->out_positions,
+        job->out_positions_stride, job->in_normals, job->in_normals_stride,
+        job->out_normals, job->out_normals_stride, job->in_tangents,
+        job->in_tangents_stride, job->out_tangents, job->out_tangents_stride,
+        job->tangent_components, job->order == VS_STREAM_ORDER_STREAM);
     kernel_scratch sc;
     memset(&sc, 0, sizeof sc);
     const stage_fn stage = stage_for(s);
@@ -158,7 +170,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
             for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
                 size_t p = pos + (i < n ? i : n - 1);
-                sc.vi[i] = job->order == VS_STREAM_ORDER_SOURCE ? s->order[p] : p;
+                sc.vi[i] =
+                    job->order == VS_STREAM_ORDER_SOURCE ? s->order[p] : p;
             }
             const size_t slot = pos - s->group_start[k];
             if (k == 0) ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
@@ -166,8 +179,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                 const unsigned kc = k - first < KERNEL_MAX_STAGED
                                         ? k - first
                                         : KERNEL_MAX_STAGED;
-                stage(s, job->joint_matrices, s->group_data[k] + slot * k + first,
-                      k, n, kc, &sc);
+                stage(s, job->joint_matrices,
+                      s->group_data[k] + slot * k + first, k, n, kc, &sc);
                 ops->blend(n, kc, sc.jm, sc.w, sc.idw, sc.mat, first > 0);
             }
             ops->transform(&io, sc.vi, n, sc.mat);

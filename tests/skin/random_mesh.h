@@ -61,8 +61,9 @@ static inline void random_joint_matrix(float m[16])
 
 /* Joints and weights, k per vertex, packed. About one weight in five is
  * zero and about one vertex in 29 has no weight at all. */
-static inline void random_influences(size_t count, uint32_t k, uint32_t joint_count,
-                              uint16_t *joints, float *weights)
+static inline void random_influences(size_t count, uint32_t k,
+                                     uint32_t joint_count, uint16_t *joints,
+                                     float *weights)
 {
     for (size_t v = 0; v < count; ++v) {
         const int unweighted = rng_u32() % 29 == 0;

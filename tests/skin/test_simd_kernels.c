@@ -19,8 +19,15 @@ enum { WITH_NORMALS = 1, WITH_TANGENTS = 2, TANGENT3 = 4 };
 /* Interleaved layouts: in record of 61 bytes, out record of 53 bytes, both
  * starting 3 bytes past an allocation, so no float is 4-byte aligned. */
 enum {
-    IN_STRIDE = 61, IN_POS = 1, IN_NRM = 14, IN_TAN = 27,
-    OUT_STRIDE = 53, OUT_POS = 2, OUT_NRM = 15, OUT_TAN = 29, SKEW = 3,
+    IN_STRIDE = 61,
+    IN_POS = 1,
+    IN_NRM = 14,
+    IN_TAN = 27,
+    OUT_STRIDE = 53,
+    OUT_POS = 2,
+    OUT_NRM = 15,
+    OUT_TAN = 29,
+    SKEW = 3,
     GUARD = 0xAB
 };
 
@@ -71,18 +78,22 @@ static void free_mesh(mesh *m)
 static void run_reference(const mesh *m, unsigned attrs, uint32_t flags,
                           float *pos, float *nrm, float *tan)
 {
-    vs_skinning_job job = {
-        .vertex_count = m->count, .influence_count = m->k,
-        .joint_matrices = m->jm, .joint_count = m->joint_count,
-        .joints = m->joints, .weights = m->weights,
-        .in_positions = m->pos, .out_positions = pos,
-        .in_normals = attrs & WITH_NORMALS ? m->nrm : NULL,
-        .out_normals = attrs & WITH_NORMALS ? nrm : NULL,
-        .in_tangents = attrs & WITH_TANGENTS ? m->tan : NULL,
-        .in_tangents_stride = 16,
-        .out_tangents = attrs & WITH_TANGENTS ? tan : NULL,
-        .out_tangents_stride = 16,
-        .tangent_components = attrs & TANGENT3 ? 3 : 4, .flags = flags};
+    vs_skinning_job job = {.vertex_count = m->count,
+                           .influence_count = m->k,
+                           .joint_matrices = m->jm,
+                           .joint_count = m->joint_count,
+                           .joints = m->joints,
+                           .weights = m->weights,
+                           .in_positions = m->pos,
+                           .out_positions = pos,
+                           .in_normals = attrs & WITH_NORMALS ? m->nrm : NULL,
+                           .out_normals = attrs & WITH_NORMALS ? nrm : NULL,
+                           .in_tangents = attrs & WITH_TANGENTS ? m->tan : NULL,
+                           .in_tangents_stride = 16,
+                           .out_tangents = attrs & WITH_TANGENTS ? tan : NULL,
+                           .out_tangents_stride = 16,
+                           .tangent_components = attrs & TANGENT3 ? 3 : 4,
+                           .flags = flags};
     vs_error err;
     CHECK_MSG(vs_skinning_job_run_reference(&job, &err) == VS_OK, "%s",
               err.message);
@@ -111,10 +122,10 @@ static int guard_intact(const unsigned char *out, size_t count, unsigned attrs)
     const size_t tan_end = OUT_TAN + (attrs & TANGENT3 ? 12 : 16);
     for (size_t v = 0; v < count; ++v)
         for (size_t b = 0; b < OUT_STRIDE; ++b) {
-            int used = (b >= OUT_POS && b < OUT_POS + 12) ||
-                       (attrs & WITH_NORMALS && b >= OUT_NRM &&
-                        b < OUT_NRM + 12) ||
-                       (attrs & WITH_TANGENTS && b >= OUT_TAN && b < tan_end);
+            int used =
+                (b >= OUT_POS && b < OUT_POS + 12) ||
+                (attrs & WITH_NORMALS && b >= OUT_NRM && b < OUT_NRM + 12) ||
+                (attrs & WITH_TANGENTS && b >= OUT_TAN && b < tan_end);
             if (!used && out[v * OUT_STRIDE + b] != GUARD) return 0;
         }
     return 1;
@@ -138,11 +149,14 @@ static int run_one(const mesh *m, vs_isa isa, unsigned attrs, uint32_t flags,
     /* Packed outputs: positions, normals, tangents in three tight arrays
      * carved from the same (skewed) block. */
     float *ppos = malloc((n * 10 + 1) * sizeof(float));
-    vs_skinning_job job = {.vertex_count = n, .influence_count = m->k,
+    vs_skinning_job job = {.vertex_count = n,
+                           .influence_count = m->k,
                            .joint_matrices = m->jm,
                            .joint_count = m->joint_count,
-                           .joints = m->joints, .weights = m->weights,
-                           .tangent_components = tc, .flags = flags,
+                           .joints = m->joints,
+                           .weights = m->weights,
+                           .tangent_components = tc,
+                           .flags = flags,
                            .isa = isa};
     if (interleaved) {
         job.in_positions = (const float *)(void *)(ib + IN_POS);
@@ -248,10 +262,14 @@ static void unsupported_isas_are_refused(void)
     const uint16_t joints[1] = {0};
     const float weights[1] = {1}, pos[3] = {1, 2, 3};
     float out[3];
-    vs_skinning_job job = {.vertex_count = 1, .influence_count = 1,
-                           .joint_matrices = jm, .joint_count = 1,
-                           .joints = joints, .weights = weights,
-                           .in_positions = pos, .out_positions = out,
+    vs_skinning_job job = {.vertex_count = 1,
+                           .influence_count = 1,
+                           .joint_matrices = jm,
+                           .joint_count = 1,
+                           .joints = joints,
+                           .weights = weights,
+                           .in_positions = pos,
+                           .out_positions = out,
                            .isa = 99};
     vs_error err;
     CHECK(vs_skinning_job_run(&job, &err) == VS_ERROR_UNSUPPORTED);
@@ -273,10 +291,14 @@ static void bad_joint_index_matches_the_reference(void)
     m.weights[57 * 4 + 2] = 0.0f; /* checked even with a zero weight */
     float ref[300], out[300];
     memset(ref, 0, sizeof ref);
-    vs_skinning_job job = {.vertex_count = 100, .influence_count = 4,
-                           .joint_matrices = m.jm, .joint_count = 10,
-                           .joints = m.joints, .weights = m.weights,
-                           .in_positions = m.pos, .out_positions = ref};
+    vs_skinning_job job = {.vertex_count = 100,
+                           .influence_count = 4,
+                           .joint_matrices = m.jm,
+                           .joint_count = 10,
+                           .joints = m.joints,
+                           .weights = m.weights,
+                           .in_positions = m.pos,
+                           .out_positions = ref};
     vs_error ref_err, err;
     CHECK(vs_skinning_job_run_reference(&job, &ref_err) == VS_ERROR_INVALID);
     for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
@@ -308,10 +330,14 @@ static void zero_weights_ignore_nan_matrices(void)
     for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
         if (!vs_isa_supported(fast_isas[ii])) continue;
         float out[15], ref[15];
-        vs_skinning_job job = {.vertex_count = 5, .influence_count = 2,
-                               .joint_matrices = jm, .joint_count = 2,
-                               .joints = joints, .weights = weights,
-                               .in_positions = pos, .out_positions = ref};
+        vs_skinning_job job = {.vertex_count = 5,
+                               .influence_count = 2,
+                               .joint_matrices = jm,
+                               .joint_count = 2,
+                               .joints = joints,
+                               .weights = weights,
+                               .in_positions = pos,
+                               .out_positions = ref};
         CHECK(vs_skinning_job_run_reference(&job, NULL) == VS_OK);
         job.out_positions = out;
         job.isa = fast_isas[ii];

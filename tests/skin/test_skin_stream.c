@@ -61,13 +61,19 @@ static void reference(case_data *c, uint32_t flags, int unorm16)
                 }
             }
     }
-    vs_skinning_job job = {
-        .vertex_count = c->n, .influence_count = c->k,
-        .joint_matrices = c->jm, .joint_count = c->joint_count + 1,
-        .joints = joints, .weights = weights,
-        .in_positions = c->pos, .out_positions = c->rpos,
-        .in_normals = c->nrm, .out_normals = c->rnrm,
-        .in_tangents = c->tan, .out_tangents = c->rtan, .flags = flags};
+    vs_skinning_job job = {.vertex_count = c->n,
+                           .influence_count = c->k,
+                           .joint_matrices = c->jm,
+                           .joint_count = c->joint_count + 1,
+                           .joints = joints,
+                           .weights = weights,
+                           .in_positions = c->pos,
+                           .out_positions = c->rpos,
+                           .in_normals = c->nrm,
+                           .out_normals = c->rnrm,
+                           .in_tangents = c->tan,
+                           .out_tangents = c->rtan,
+                           .flags = flags};
     CHECK(vs_skinning_job_run_reference(&job, NULL) == VS_OK);
     free(joints);
     free(weights);
@@ -101,11 +107,16 @@ static int run_stream(const case_data *c, const vs_skin_stream *s, vs_isa isa,
         memcpy(in + n * 3 + p * 3, c->nrm + v * 3, 12);
         memcpy(in + n * 6 + p * 4, c->tan + v * 4, 16);
     }
-    vs_skin_stream_job job = {
-        .stream = s, .joint_matrices = c->jm, .order = order,
-        .in_positions = in, .out_positions = out,
-        .in_normals = in + n * 3, .out_normals = out + n * 3,
-        .in_tangents = in + n * 6, .out_tangents = out + n * 6, .isa = isa};
+    vs_skin_stream_job job = {.stream = s,
+                              .joint_matrices = c->jm,
+                              .order = order,
+                              .in_positions = in,
+                              .out_positions = out,
+                              .in_normals = in + n * 3,
+                              .out_normals = out + n * 3,
+                              .in_tangents = in + n * 6,
+                              .out_tangents = out + n * 6,
+                              .isa = isa};
     vs_error err;
     int ok = 1;
     const size_t split = n / 3;
@@ -122,7 +133,8 @@ static int run_stream(const case_data *c, const vs_skin_stream *s, vs_isa isa,
         memcpy(back + n * 3 + v * 3, out + n * 3 + p * 3, 12);
         memcpy(back + n * 6 + v * 4, out + n * 6 + p * 4, 16);
     }
-    ok = ok && same(back, c->rpos, n * 3) && same(back + n * 3, c->rnrm, n * 3) &&
+    ok = ok && same(back, c->rpos, n * 3) &&
+         same(back + n * 3, c->rnrm, n * 3) &&
          same(back + n * 6, c->rtan, n * 4);
     free(in);
     free(out);
@@ -161,7 +173,8 @@ static void streams_match_the_reference(void)
     for (size_t ci = 0; ci < 5; ++ci)
         for (size_t ki = 0; ki < 9; ++ki, ++combo) {
             random_mirror = combo % 3 == 1;
-            case_data c = {.n = counts[ci], .k = ks[ki],
+            case_data c = {.n = counts[ci],
+                           .k = ks[ki],
                            .joint_count = joint_counts[combo % 4]};
             const size_t n = c.n;
             c.jm = malloc((c.joint_count + 1) * 16 * sizeof(float));
@@ -190,9 +203,12 @@ static void streams_match_the_reference(void)
                     /* Random raw weights exceed 1 only in sums; each one is
                      * in [0, 1], so unorm16 holds them. */
                     vs_skin_stream_desc d = {
-                        .vertex_count = n, .influence_count = c.k,
-                        .joint_count = c.joint_count, .joints = c.joints,
-                        .weights = c.weights, .flags = flags,
+                        .vertex_count = n,
+                        .influence_count = c.k,
+                        .joint_count = c.joint_count,
+                        .joints = c.joints,
+                        .weights = c.weights,
+                        .flags = flags,
                         .weight_format = unorm16 ? VS_SKIN_WEIGHTS_UNORM16
                                                  : VS_SKIN_WEIGHTS_FLOAT};
                     vs_skin_stream *s = NULL;
@@ -231,8 +247,10 @@ static void bad_inputs_are_refused(void)
 {
     const uint16_t joints[4] = {0, 1, 2, 1};
     const float weights[4] = {0.5f, 0.5f, 1.5f, 0.0f};
-    vs_skin_stream_desc d = {.vertex_count = 2, .influence_count = 2,
-                             .joint_count = 2, .joints = joints,
+    vs_skin_stream_desc d = {.vertex_count = 2,
+                             .influence_count = 2,
+                             .joint_count = 2,
+                             .joints = joints,
                              .weights = weights,
                              .flags = VS_SKIN_RAW_WEIGHTS,
                              .weight_format = VS_SKIN_WEIGHTS_FLOAT};
@@ -247,6 +265,13 @@ static void bad_inputs_are_refused(void)
     CHECK(strstr(err.message, "unorm16") != NULL);
     d.weight_format = VS_SKIN_WEIGHTS_FLOAT;
     CHECK(vs_skin_stream_create(&d, &s, &err) == VS_OK);
+    d.vertex_count = 3;
+    d.joints_stride = SIZE_MAX / 2;
+    vs_skin_stream *huge = NULL;
+    CHECK(vs_skin_stream_create(&d, &huge, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "address space") != NULL);
+    d.vertex_count = 2;
+    d.joints_stride = 0;
     d.influence_count = 0;
     CHECK(vs_skin_stream_create(&d, NULL, &err) == VS_ERROR_ARGUMENT);
     vs_skin_stream *none = NULL;
@@ -254,9 +279,12 @@ static void bad_inputs_are_refused(void)
     CHECK(none == NULL);
 
     float jm[48] = {0}, pos[6] = {0}, out[6];
-    vs_skin_stream_job job = {.stream = s, .joint_matrices = jm,
-                              .first_vertex = 1, .vertex_count = 2,
-                              .in_positions = pos, .out_positions = out};
+    vs_skin_stream_job job = {.stream = s,
+                              .joint_matrices = jm,
+                              .first_vertex = 1,
+                              .vertex_count = 2,
+                              .in_positions = pos,
+                              .out_positions = out};
     CHECK(vs_skin_stream_job_run(&job, &err) == VS_ERROR_ARGUMENT);
     job.vertex_count = 1;
     job.isa = 99;
@@ -276,8 +304,10 @@ static void stream_is_compact(void)
 {
     uint16_t joints[8] = {3, 1, 0, 2, 5, 5, 5, 5};
     float weights[8] = {0.25f, 0.75f, 0.0f, 0.0f, 0, 0, 0, 0};
-    vs_skin_stream_desc d = {.vertex_count = 2, .influence_count = 4,
-                             .joint_count = 6, .joints = joints,
+    vs_skin_stream_desc d = {.vertex_count = 2,
+                             .influence_count = 4,
+                             .joint_count = 6,
+                             .joints = joints,
                              .weights = weights};
     vs_skin_stream *s = NULL;
     CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
