@@ -2,6 +2,7 @@
  * per character, sample its clip (each at its own time), world matrices,
  * joint matrices, then skin positions + normals of every primitive of its
  * skinned mesh with the dispatched kernel. Threads take whole characters. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,7 +23,7 @@ typedef struct crowd_ctx {
     size_t floats_per_member;
     float span;
     bench_pool *pool;
-    bool failed;
+    atomic_bool failed; /* written by any worker */
 } crowd_ctx;
 
 static bool pose_and_skin(crowd_ctx *x, crowd_member *m)

@@ -4,6 +4,7 @@
  * and the prepared compact stream. Inputs are random but deterministic;
  * every buffer is allocated once per vertex count and touched before timing. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +135,7 @@ typedef struct skin_cell {
     vs_skinning_job job;
     bool reference;
     const vs_skin_stream *stream;
-    bool failed;
+    atomic_bool failed; /* written by any worker */
 } skin_cell;
 
 /* Each thread skins a contiguous slice, cut at multiples of 64 vertices so
