@@ -533,6 +533,104 @@ vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc,
 /* The rounded vertex count vs_synthetic_tube writes for desc (0 if invalid). */
 uint32_t vs_synthetic_tube_vertex_count(const vs_synthetic_tube_desc *desc);
 
+/* ------------------------------------------ threads and crowds (issue 5)
+ * See docs/threads.md. A vs_context owns a small pthread pool; nothing in
+ * vskin starts a thread unless the caller creates a context with
+ * thread_count >= 2. The calling thread always works too. A context runs one
+ * parallel call at a time: use one context per calling thread. */
+
+typedef struct vs_context vs_context;
+
+typedef struct vs_context_options {
+    /* Threads working on a parallel call, the caller included: 0 or 1 = the
+     * caller only (no thread is started); N starts N - 1 workers. At most
+     * 256. */
+    uint32_t thread_count;
+} vs_context_options;
+
+/* options may be NULL (= caller only). */
+vs_result vs_context_create(const vs_context_options *options,
+                            vs_context **out_context, vs_error *error);
+/* Joins the workers. Must not be called while a parallel call runs. */
+void vs_context_free(vs_context *context);
+/* Participants of a parallel call, the caller included (>= 1). */
+uint32_t vs_context_thread_count(const vs_context *context);
+
+/* One task: indices [begin, end) of the range, run by participant `worker`
+ * (0 = the calling thread, 1 .. thread_count - 1 the pool's threads), so a
+ * task may use per-worker scratch indexed by it. */
+typedef void (*vs_parallel_fn)(void *user, size_t begin, size_t end,
+                               uint32_t worker);
+
+/* Calls fn over [0, count) in chunks of `grain` indices (0 = 1) spread over
+ * the pool and the caller; returns when every chunk is done. A nested call
+ * (from inside fn) or a concurrent call on the same context from another
+ * thread returns VS_ERROR_ARGUMENT without running anything. */
+vs_result vs_context_parallel_for(vs_context *context, size_t count,
+                                  size_t grain, vs_parallel_fn fn, void *user,
+                                  vs_error *error);
+
+/* Validates the job, then runs vs_skinning_job_run on disjoint vertex ranges
+ * across the pool. Results are identical to vs_skinning_job_run (each vertex
+ * is computed by the same code); context may be NULL (= caller only). */
+vs_result vs_skinning_job_run_parallel(vs_context *context,
+                                       const vs_skinning_job *job,
+                                       vs_error *error);
+
+/* Crowds: many instances of one asset, each with its own pose, clip, time and
+ * placement, sampled, posed, and skinned in one call.
+ *
+ * Output layout (per instance, one caller-provided float buffer): the
+ * asset's skinned primitives ("slots") back to back in the order of
+ * asset->instances then mesh primitive order, skipping nodes without a skin
+ * and primitives without influences. Each slot holds vertex_count * 3
+ * position floats, then (when the job asks for normals and the primitive has
+ * them) vertex_count * 3 normal floats. vs_crowd_layout gives the sizes and
+ * offsets. Morph targets are not applied on this path. */
+typedef struct vs_crowd_slot {
+    uint32_t node;           /* the mesh node */
+    uint32_t primitive;      /* index into its mesh's primitives */
+    uint32_t vertex_count;
+    size_t positions_offset; /* in floats, from the instance's buffer */
+    size_t normals_offset;   /* in floats, SIZE_MAX when none is written */
+} vs_crowd_slot;
+
+/* Number of slots and floats per instance. `slots` (may be NULL) receives
+ * up to slot_capacity entries. */
+vs_result vs_crowd_layout(const vs_asset *asset, bool normals,
+                          vs_crowd_slot *slots, uint32_t slot_capacity,
+                          uint32_t *out_slot_count, size_t *out_float_count,
+                          vs_error *error);
+
+typedef struct vs_crowd_instance {
+    vs_pose *pose;  /* created from the job's asset, one per instance */
+    int32_t clip;   /* clip to sample, or -1: keep the pose's local state */
+    float time;
+    vs_time_mode time_mode;
+    /* Column-major placement of the instance in the world, applied after
+     * the skin (J'_j = placement * J_j). Must be affine (last row 0 0 0 1). */
+    float placement[16];
+    float *output; /* vs_crowd_layout's float count, see the layout above */
+} vs_crowd_instance;
+
+typedef struct vs_crowd_job {
+    const vs_asset *asset;
+    size_t instance_count;
+    vs_crowd_instance *instances; /* poses are written, nothing else */
+    bool normals;   /* also write skinned normals where primitives have them */
+    uint32_t flags; /* vs_skin_flags */
+} vs_crowd_job;
+
+/* For every instance: vs_pose_sample (when clip >= 0), vs_pose_update_world,
+ * world-space joint matrices premultiplied by the placement, and every slot
+ * skinned into the instance's output. Parallel over instances, or over the
+ * vertices of each slot when there are fewer instances than threads.
+ * context may be NULL (= caller only). Instances must not share a pose or an
+ * output. On error the outputs are unspecified and the message names the
+ * first failing instance. */
+vs_result vs_crowd_run(vs_context *context, const vs_crowd_job *job,
+                       vs_error *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,210 @@
+/* vs_crowd_run against the per-instance path (vs_pose_sample,
+ * vs_pose_update_world, vs_pose_joint_matrices, vs_skinning_job_run) on
+ * CesiumMan: identical with an identity placement, placement applied
+ * otherwise, with 0/1/2/4 threads and with fewer instances than threads. */
+#include <stdint.h>
+
+#include "test.h"
+#include "vskin/vskin.h"
+
+#define CESIUM VS_SHARED_ASSETS "/gltf2/CesiumMan/CesiumMan.gltf"
+enum { INSTANCES = 9 };
+
+static vs_asset *load(void)
+{
+    vs_asset *asset = NULL;
+    vs_error err = {0};
+    if (vs_asset_load_file(CESIUM, NULL, &asset, &err) != VS_OK) {
+        fprintf(stderr, "skip: %s\n", err.message);
+        return NULL;
+    }
+    return asset;
+}
+
+static void placement_for(size_t i, float m[16])
+{
+    memset(m, 0, 16 * sizeof(float));
+    /* A rotation about y by 90 degrees every other instance, plus a shift. */
+    if (i % 2) {
+        m[2] = -1.0f, m[5] = 1.0f, m[8] = 1.0f;
+    } else {
+        m[0] = m[5] = m[10] = 1.0f;
+    }
+    m[12] = (float)i * 1.5f, m[13] = 0.25f * (float)i, m[14] = -2.0f;
+    m[15] = 1.0f;
+}
+
+/* The per-instance reference: the same steps by hand, placement applied to
+ * the skinned points afterwards (p' = P * p). */
+static void reference(const vs_asset *asset, size_t i, float time,
+                      const vs_crowd_slot *slots, uint32_t slot_count,
+                      bool place, float *out)
+{
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(asset, &pose, NULL) == VS_OK);
+    CHECK(vs_pose_sample(pose, 0, time, VS_TIME_LOOP, NULL) == VS_OK);
+    vs_pose_update_world(pose);
+    float m[16];
+    placement_for(i, m);
+    for (uint32_t s = 0; s < slot_count; ++s) {
+        const vs_node *node = &asset->nodes[slots[s].node];
+        const vs_skin *skin = &asset->skins[node->skin];
+        const vs_primitive *prim =
+            &asset->meshes[node->mesh].primitives[slots[s].primitive];
+        float *mats = malloc(16 * sizeof(float) * skin->joint_count);
+        CHECK(vs_pose_joint_matrices(pose, (uint32_t)node->skin, -1, mats,
+                                     NULL) == VS_OK);
+        vs_skinning_job job = {
+            .vertex_count = prim->vertex_count,
+            .influence_count = prim->influence_count,
+            .joint_matrices = mats, .joint_count = skin->joint_count,
+            .joints = prim->joints, .weights = prim->weights,
+            .in_positions = prim->positions,
+            .out_positions = out + slots[s].positions_offset,
+            .in_normals = prim->normals,
+            .out_normals = out + slots[s].normals_offset,
+        };
+        CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+        free(mats);
+        if (!place) continue;
+        float *p = out + slots[s].positions_offset;
+        for (uint32_t v = 0; v < prim->vertex_count; ++v, p += 3) {
+            float x = p[0], y = p[1], z = p[2];
+            for (int k = 0; k < 3; ++k)
+                p[k] = m[k] * x + m[4 + k] * y + m[8 + k] * z + m[12 + k];
+        }
+    }
+    vs_pose_free(pose);
+}
+
+static double max_diff(const float *a, const float *b, size_t n)
+{
+    double worst = 0.0;
+    for (size_t k = 0; k < n; ++k) {
+        double d = fabs((double)a[k] - (double)b[k]);
+        if (!(d <= worst)) worst = d; /* NaN counts as worst */
+    }
+    return worst;
+}
+
+static void run_case(const vs_asset *asset, uint32_t threads, size_t count,
+                     bool place)
+{
+    uint32_t slot_count = 0;
+    size_t floats = 0;
+    vs_crowd_slot slots[8];
+    CHECK(vs_crowd_layout(asset, true, slots, 8, &slot_count, &floats,
+                          NULL) == VS_OK);
+    CHECK(slot_count == 1);
+    CHECK(slots[0].vertex_count == 3273);
+    CHECK(slots[0].positions_offset == 0);
+    CHECK(slots[0].normals_offset == 3 * 3273);
+    CHECK(floats == 6 * 3273);
+
+    vs_context *ctx = NULL;
+    vs_context_options o = {.thread_count = threads};
+    CHECK(vs_context_create(&o, &ctx, NULL) == VS_OK);
+    vs_crowd_instance inst[INSTANCES];
+    float *outputs = calloc(floats * count, sizeof(float));
+    float *ref = calloc(floats, sizeof(float));
+    for (size_t i = 0; i < count; ++i) {
+        inst[i] = (vs_crowd_instance){.clip = 0,
+                                      .time = 0.37f * (float)i + 0.05f,
+                                      .time_mode = VS_TIME_LOOP,
+                                      .output = outputs + floats * i};
+        CHECK(vs_pose_create(asset, &inst[i].pose, NULL) == VS_OK);
+        if (place)
+            placement_for(i, inst[i].placement);
+        else
+            inst[i].placement[0] = inst[i].placement[5] =
+                inst[i].placement[10] = inst[i].placement[15] = 1.0f;
+    }
+    vs_crowd_job job = {.asset = asset, .instance_count = count,
+                        .instances = inst, .normals = true};
+    vs_error err = {0};
+    CHECK_MSG(vs_crowd_run(threads ? ctx : NULL, &job, &err) == VS_OK, "%s",
+              err.message);
+    for (size_t i = 0; i < count; ++i) {
+        reference(asset, i, inst[i].time, slots, slot_count, place, ref);
+        float *got = outputs + floats * i;
+        if (!place) {
+            CHECK_MSG(memcmp(got, ref, floats * sizeof(float)) == 0,
+                      "%u threads, instance %zu: crowd differs from the "
+                      "per-instance path", threads, i);
+        } else {
+            /* Placement folded into the joint matrices vs applied after
+             * skinning: equal up to float rounding. */
+            double d = max_diff(got, ref, 3 * 3273);
+            CHECK_MSG(d < 1e-4, "%u threads, instance %zu: positions off by "
+                      "%g", threads, i, d);
+        }
+        vs_pose_free(inst[i].pose);
+    }
+    free(outputs);
+    free(ref);
+    vs_context_free(ctx);
+}
+
+static void test_crowd_matches_per_instance(void)
+{
+    vs_asset *asset = load();
+    if (!asset) return;
+    static const uint32_t threads[] = {0, 1, 2, 4};
+    for (size_t t = 0; t < 4; ++t) {
+        run_case(asset, threads[t], INSTANCES, false);
+        run_case(asset, threads[t], INSTANCES, true);
+        run_case(asset, threads[t], 2, true); /* fewer instances than threads */
+    }
+    vs_asset_free(asset);
+}
+
+static void test_crowd_bad_jobs(void)
+{
+    vs_asset *asset = load();
+    if (!asset) return;
+    vs_asset *other = NULL;
+    size_t size = 0;
+    const void *data = vs_default_asset_data(&size);
+    CHECK(vs_asset_load_memory(data, size, "SimpleSkin", NULL, &other, NULL) ==
+          VS_OK);
+    float out[6 * 3273];
+    vs_crowd_instance inst = {.clip = 0, .output = out};
+    inst.placement[0] = inst.placement[5] = inst.placement[10] =
+        inst.placement[15] = 1.0f;
+    CHECK(vs_pose_create(other, &inst.pose, NULL) == VS_OK);
+    vs_crowd_job job = {.asset = asset, .instance_count = 1,
+                        .instances = &inst};
+    vs_error err = {0};
+    CHECK(vs_crowd_run(NULL, &job, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "another asset") != NULL);
+    vs_pose_free(inst.pose);
+    CHECK(vs_pose_create(asset, &inst.pose, NULL) == VS_OK);
+    inst.clip = 5;
+    CHECK(vs_crowd_run(NULL, &job, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "clip does not exist") != NULL);
+    inst.clip = -1;
+    inst.placement[3] = 0.5f;
+    CHECK(vs_crowd_run(NULL, &job, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "not affine") != NULL);
+    inst.placement[3] = 0.0f;
+    inst.output = NULL;
+    CHECK(vs_crowd_run(NULL, &job, &err) == VS_ERROR_ARGUMENT);
+    inst.output = out;
+    CHECK(vs_crowd_run(NULL, &job, &err) == VS_OK);
+    CHECK(vs_crowd_run(NULL, NULL, &err) == VS_ERROR_ARGUMENT);
+    CHECK(vs_crowd_layout(NULL, false, NULL, 0, NULL, NULL, &err) ==
+          VS_ERROR_ARGUMENT);
+    vs_pose_free(inst.pose);
+    vs_asset_free(other);
+    vs_asset_free(asset);
+}
+
+int main(void)
+{
+    vs_asset *probe = load();
+    if (!probe) return 77;
+    vs_asset_free(probe);
+    RUN(test_crowd_matches_per_instance);
+    RUN(test_crowd_bad_jobs);
+    return test_summary();
+}
