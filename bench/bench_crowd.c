@@ -1,97 +1,56 @@
-/* Characters per second for the whole pipeline on a crowd of one asset:
- * per character, sample its clip (each at its own time), world matrices,
- * joint matrices, then skin positions + normals of every primitive of its
- * skinned mesh with the dispatched kernel. Threads take whole characters. */
-#include <stdatomic.h>
+/* Characters per second for the whole pipeline on a crowd of one asset,
+ * through the library's crowd API (vs_crowd_run): per character, sample its
+ * clip (each at its own time), world matrices, joint matrices with its
+ * placement, and skin positions + normals of every skinned primitive, spread
+ * over a vs_context's threads. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench_character.h"
 
-typedef struct crowd_member {
-    vs_pose *pose;
-    float *matrices;
-    float *out; /* positions then normals, per primitive, packed */
-    float time;
-} crowd_member;
-
 typedef struct crowd_ctx {
-    const bench_character *c;
-    const vs_mesh *mesh;
-    crowd_member *members;
-    int count;
-    size_t floats_per_member;
+    vs_context *context;
+    vs_crowd_job job;
     float span;
-    bench_pool *pool;
-    atomic_bool failed; /* written by any worker */
+    vs_result result;
+    vs_error error;
 } crowd_ctx;
-
-static bool pose_and_skin(crowd_ctx *x, crowd_member *m)
-{
-    m->time += 1.0f / 60.0f;
-    if (m->time > x->span) m->time -= x->span;
-    if (vs_pose_sample(m->pose, 0, m->time, VS_TIME_LOOP, NULL) != VS_OK)
-        return false;
-    vs_pose_update_world(m->pose);
-    const vs_skin *skin = &x->c->asset->skins[x->c->skin];
-    if (vs_pose_joint_matrices(m->pose, x->c->skin, -1, m->matrices, NULL) !=
-        VS_OK)
-        return false;
-    float *out = m->out;
-    for (uint32_t p = 0; p < x->mesh->primitive_count; ++p) {
-        const vs_primitive *prim = &x->mesh->primitives[p];
-        if (!prim->influence_count) continue;
-        vs_skinning_job job = {
-            .vertex_count = prim->vertex_count,
-            .influence_count = prim->influence_count,
-            .joint_matrices = m->matrices,
-            .joint_count = skin->joint_count,
-            .joints = prim->joints,
-            .weights = prim->weights,
-            .in_positions = prim->positions,
-            .out_positions = out,
-            .in_normals = prim->normals,
-            .out_normals = prim->normals ? out + prim->vertex_count * 3 : NULL,
-        };
-        if (vs_skinning_job_run(&job, NULL) != VS_OK) return false;
-        out += prim->vertex_count * 6;
-    }
-    return true;
-}
-
-static void crowd_task(void *arg, int index, int count)
-{
-    crowd_ctx *x = arg;
-    int lo = x->count * index / count, hi = x->count * (index + 1) / count;
-    for (int i = lo; i < hi; ++i)
-        if (!pose_and_skin(x, &x->members[i])) x->failed = true;
-}
 
 static void crowd_once(void *arg)
 {
     crowd_ctx *x = arg;
-    bench_pool_run(x->pool, crowd_task, x);
+    for (size_t i = 0; i < x->job.instance_count; ++i) {
+        vs_crowd_instance *in = &x->job.instances[i];
+        in->time += 1.0f / 60.0f; /* the next frame */
+        if (in->time > x->span) in->time -= x->span;
+    }
+    vs_result r = vs_crowd_run(x->context, &x->job, &x->error);
+    if (r != VS_OK) x->result = r;
 }
 
-static bool setup(crowd_ctx *x, int count)
+static bool setup(crowd_ctx *x, const bench_character *c, int count)
 {
-    const vs_asset *a = x->c->asset;
-    x->mesh = &a->meshes[a->nodes[x->c->skinned_node].mesh];
-    x->count = count;
+    const vs_asset *a = c->asset;
     const vs_clip *clip = &a->clips[0];
     x->span = clip->end > clip->start ? clip->end - clip->start : 1.0f;
-    for (uint32_t p = 0; p < x->mesh->primitive_count; ++p)
-        x->floats_per_member += (size_t)x->mesh->primitives[p].vertex_count * 6;
-    x->members = calloc((size_t)count, sizeof *x->members);
-    if (!x->members) return false;
-    uint32_t joints = a->skins[x->c->skin].joint_count;
+    size_t floats = 0;
+    if (vs_crowd_layout(a, true, NULL, 0, NULL, &floats, &x->error) != VS_OK) {
+        fprintf(stderr, "bench: %s\n", x->error.message);
+        return false;
+    }
+    x->job = (vs_crowd_job){.asset = a, .normals = true};
+    x->job.instances = calloc((size_t)count, sizeof *x->job.instances);
+    if (!x->job.instances) return false;
+    x->job.instance_count = (size_t)count;
     for (int i = 0; i < count; ++i) {
-        crowd_member *m = &x->members[i];
-        m->time = x->span * (float)i / (float)count; /* everyone out of step */
-        m->matrices = bench_alloc((size_t)joints * 64);
-        m->out = bench_alloc(x->floats_per_member * 4);
-        if (!m->matrices || !m->out ||
-            vs_pose_create(a, &m->pose, NULL) != VS_OK)
+        vs_crowd_instance *in = &x->job.instances[i];
+        in->clip = 0;
+        in->time = x->span * (float)i / (float)count; /* everyone out of step */
+        in->time_mode = VS_TIME_LOOP;
+        for (int e = 0; e < 16; ++e) in->placement[e] = e % 5 == 0 ? 1.0f : 0.0f;
+        in->placement[12] = (float)(i % 8), in->placement[14] = (float)(i / 8);
+        in->output = bench_alloc(floats * sizeof(float));
+        if (!in->output || vs_pose_create(a, &in->pose, &x->error) != VS_OK)
             return false;
     }
     return true;
@@ -99,37 +58,37 @@ static bool setup(crowd_ctx *x, int count)
 
 static void teardown(crowd_ctx *x)
 {
-    for (int i = 0; x->members && i < x->count; ++i) {
-        vs_pose_free(x->members[i].pose);
-        free(x->members[i].matrices);
-        free(x->members[i].out);
+    for (size_t i = 0; x->job.instances && i < x->job.instance_count; ++i) {
+        vs_pose_free(x->job.instances[i].pose);
+        free(x->job.instances[i].output);
     }
-    free(x->members);
+    free(x->job.instances);
 }
 
 bool bench_crowd(const bench_config *cfg, bench_results *r)
 {
     bench_character c;
     if (!bench_character_load(cfg->asset, &c)) return false;
-    crowd_ctx x = {.c = &c};
-    bool ok = setup(&x, cfg->crowd);
+    crowd_ctx x = {.result = VS_OK};
+    bool ok = setup(&x, &c, cfg->crowd);
     if (!ok) fprintf(stderr, "bench: cannot set up a crowd of %d\n", cfg->crowd);
     for (int t = 0; t < cfg->thread_count && ok; ++t) {
-        x.pool = bench_pool_create(cfg->threads[t]);
-        if (!x.pool) {
+        vs_context_options o = {.thread_count = (uint32_t)cfg->threads[t]};
+        if (vs_context_create(&o, &x.context, &x.error) != VS_OK) {
+            fprintf(stderr, "bench: %s\n", x.error.message);
             ok = false;
             break;
         }
         double s = bench_measure(crowd_once, &x, cfg->min_time);
         bench_row *row = bench_add(r, "crowd");
         row->what = bench_string(r, c.name);
-        row->impl = "sample+joints+skin";
-        row->threads = bench_pool_threads(x.pool);
-        row->vertices = (size_t)x.count; /* characters, for this kind */
-        row->per_second = (double)x.count / s;
-        bench_pool_free(x.pool);
-        if (x.failed) {
-            fprintf(stderr, "bench: %s: the crowd pipeline failed\n", c.name);
+        row->impl = "vs_crowd_run";
+        row->threads = (int)vs_context_thread_count(x.context);
+        row->vertices = x.job.instance_count; /* characters, for this kind */
+        row->per_second = (double)x.job.instance_count / s;
+        vs_context_free(x.context);
+        if (x.result != VS_OK) {
+            fprintf(stderr, "bench: %s\n", x.error.message);
             ok = false;
         }
     }

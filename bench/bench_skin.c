@@ -132,6 +132,9 @@ static double bytes_per_vertex(int attrs, double influence_bytes)
 
 typedef struct skin_cell {
     bench_pool *pool;
+    /* When set, vs_skinning_job_run_parallel splits the job over this
+     * context's threads instead of bench_pool. */
+    vs_context *context;
     vs_skinning_job job;
     bool reference;
     const vs_skin_stream *stream;
@@ -197,6 +200,11 @@ static void skin_task(void *arg, int index, int count)
 static void skin_once(void *arg)
 {
     skin_cell *c = arg;
+    if (c->context) {
+        if (vs_skinning_job_run_parallel(c->context, &c->job, NULL) != VS_OK)
+            c->failed = true;
+        return;
+    }
     bench_pool_run(c->pool, skin_task, c);
 }
 
@@ -221,6 +229,7 @@ typedef struct skin_grid {
     const bench_config *cfg;
     bench_results *r;
     bench_pool *pools[BENCH_MAX_LIST];
+    vs_context *contexts[BENCH_MAX_LIST];
     skin_buffers b;
 } skin_grid;
 
@@ -244,11 +253,12 @@ static bool plain_rows(skin_grid *g, uint32_t k, int attrs, const char *auto_nam
     /* The scalar reference, one thread: the baseline of every ratio. */
     if (!measure(g->cfg, &cell, new_row(g, "skin", attrs, k, "reference", 1), bpv))
         return false;
+    /* The library's own threading: vs_skinning_job_run_parallel. */
     cell.reference = false;
     for (int t = 0; t < g->cfg->thread_count; ++t) {
-        cell.pool = g->pools[t];
+        cell.context = g->contexts[t];
         bench_row *row = new_row(g, "skin", attrs, k, auto_name,
-                                 bench_pool_threads(cell.pool));
+                                 (int)vs_context_thread_count(cell.context));
         if (!measure(g->cfg, &cell, row, bpv)) return false;
     }
     return true;
@@ -312,8 +322,11 @@ bool bench_skin(const bench_config *cfg, bench_results *r)
     snprintf(name, sizeof name, "auto:%s", vs_isa_name(vs_cpu_best_isa()));
     const char *auto_name = bench_string(r, name);
     bool ok = true;
-    for (int t = 0; t < cfg->thread_count && ok; ++t)
-        ok = (g.pools[t] = bench_pool_create(cfg->threads[t])) != NULL;
+    for (int t = 0; t < cfg->thread_count && ok; ++t) {
+        vs_context_options o = {.thread_count = (uint32_t)cfg->threads[t]};
+        ok = (g.pools[t] = bench_pool_create(cfg->threads[t])) != NULL &&
+             vs_context_create(&o, &g.contexts[t], NULL) == VS_OK;
+    }
     uint32_t max_k = 1;
     for (int i = 0; i < cfg->influence_count; ++i)
         if (cfg->influences[i] > max_k) max_k = cfg->influences[i];
@@ -335,6 +348,9 @@ bool bench_skin(const bench_config *cfg, bench_results *r)
     }
     if (ok && !has_influence(cfg, 4))
         fprintf(stderr, "bench: no 4-influence cells, so no per-ISA rows\n");
-    for (int t = 0; t < cfg->thread_count; ++t) bench_pool_free(g.pools[t]);
+    for (int t = 0; t < cfg->thread_count; ++t) {
+        bench_pool_free(g.pools[t]);
+        vs_context_free(g.contexts[t]);
+    }
     return ok;
 }
