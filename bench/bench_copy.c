@@ -1,9 +1,11 @@
 /* STREAM-style copy bandwidth (McCalpin's "Copy": b[i] = a[i], counted as
  * 2 * array bytes per pass) with 1..n threads, each copying its own slice,
  * so skinning's bytes per second can be compared with what memory gives in
- * the same run. */
+ * the same run. bench_main measures it before and after the skinning and
+ * keeps the best of the two. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 
@@ -54,13 +56,25 @@ bool bench_copy(const bench_config *c, bench_results *r)
             break;
         }
         double s = bench_measure(copy_once, &run, c->min_time);
-        bench_row *row = bench_add(r, "copy");
+        int threads = bench_pool_threads(run.pool);
+        /* Called before and after the skinning: keep the best, as STREAM
+         * does, so a burst of other load on the machine counts less. */
+        bench_row *row = NULL;
+        for (size_t i = 0; i < r->count && !row; ++i)
+            if (!strcmp(r->rows[i].kind, "copy") && r->rows[i].threads == threads)
+                row = &r->rows[i];
+        double gbs = 2.0 * (double)(n * sizeof *a) / s / 1e9;
+        if (row && row->gbytes_per_second >= gbs) {
+            bench_pool_free(run.pool);
+            continue;
+        }
+        if (!row) row = bench_add(r, "copy");
         row->what = "copy";
         row->impl = "stream";
-        row->threads = bench_pool_threads(run.pool);
+        row->threads = threads;
         row->vertices = n;
         row->per_second = 1.0 / s;
-        row->gbytes_per_second = 2.0 * (double)(n * sizeof *a) / s / 1e9;
+        row->gbytes_per_second = gbs;
         bench_pool_free(run.pool);
     }
     free(a);

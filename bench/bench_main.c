@@ -169,8 +169,8 @@ int bench_main(int argc, char **argv, const char *prog)
     if (status >= 0) return status;
     if (c.min_time == 0) c.min_time = 0.2;
     bench_results r = {0};
-    bool ok = bench_copy(&c, &r) && bench_skin(&c, &r) && bench_frames(&c, &r) &&
-              bench_crowd(&c, &r);
+    bool ok = bench_copy(&c, &r) && bench_skin(&c, &r) && bench_copy(&c, &r) &&
+              bench_frames(&c, &r) && bench_crowd(&c, &r);
     if (ok) {
         fill_ratios(&r);
         if (c.json) ok = bench_print_json(&c, &r);
