@@ -54,6 +54,29 @@ typedef struct kernel_io {
  * of the identity matrix (1 for an unskinned vertex under normalised
  * weights, else 0). mat holds KERNEL_BLOCK 4x4 column-major matrices,
  * 64-byte aligned, of which the bottom rows are ignored. */
+/* One group of a prepared stream, read directly by the kernel's blend:
+ * influences at element at0 + i * k + j of joints (u8 or u16) and weights
+ * (unorm16 or float). */
+typedef struct kernel_stream_src {
+    const void *joints, *weights;
+    bool u8_joints, unorm16;
+    const float *palette; /* joint matrices */
+    float idw;            /* identity weight of every vertex in the group */
+} kernel_stream_src;
+
+/* The plain job's influences as the caller stores them: k u16 joints and k
+ * float weights per vertex at any byte step. */
+typedef struct kernel_job_src {
+    const unsigned char *joints, *weights;
+    size_t joints_step, weights_step;
+    const float *palette;
+    uint32_t joint_count;
+    unsigned k;          /* 1..KERNEL_MAX_STAGED */
+    bool raw;            /* VS_SKIN_RAW_WEIGHTS */
+    bool finite_palette; /* every joint matrix finite: zero weights may
+                            multiply theirs */
+} kernel_job_src;
+
 typedef struct kernel_ops {
     unsigned width; /* vertices per step: a divisor of KERNEL_BLOCK */
     /* mat[i] = (accumulate ? mat[i] : idw[i] * I) + sum_j w * J. k is
@@ -65,6 +88,16 @@ typedef struct kernel_ops {
      * vi[n - 1]. */
     void (*transform)(const kernel_io *io, const size_t *vi, size_t n,
                       const float *mat);
+    /* mat[i] = idw * I + sum_j w * J for n vertices of a stream group with
+     * k (1..KERNEL_MAX_STAGED) influences each, without staging. */
+    void (*blend_stream)(size_t n, unsigned k, const kernel_stream_src *src,
+                         size_t at0, float *mat);
+    /* Blends vertices [base, base + n) of a plain job, normalising weights
+     * by the reference's rule. Returns false when a joint index is out of
+     * range (mat is then incomplete; no matrix outside the palette is
+     * read). */
+    bool (*blend_job)(const kernel_job_src *src, size_t base, size_t n,
+                      float *mat);
 } kernel_ops;
 
 /* NULL when the ISA is not compiled in or the CPU lacks it. */

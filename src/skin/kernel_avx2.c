@@ -8,6 +8,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <float.h>
 #include <immintrin.h>
+#include <math.h>
 #include <string.h>
 
 #if defined(__clang__)
@@ -135,7 +136,8 @@ avx2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
 
 const kernel_ops *kernel_ops_avx2(void)
 {
-    static const kernel_ops ops = {8, avx2_blend, avx2_transform};
+    static const kernel_ops ops = {8, avx2_blend, avx2_transform,
+                                   avx2_blend_stream, avx2_blend_job};
     return &ops;
 }
 

@@ -7,6 +7,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <float.h>
 #include <immintrin.h>
+#include <math.h>
 #include <string.h>
 
 #if defined(__clang__)
@@ -139,7 +140,8 @@ avx512_blend_vertex(const float *const *jm, const float *w, float idw,
 
 const kernel_ops *kernel_ops_avx512(void)
 {
-    static const kernel_ops ops = {16, avx512_blend, avx512_transform};
+    static const kernel_ops ops = {16, avx512_blend, avx512_transform,
+                                   avx512_blend_stream, avx512_blend_job};
     return &ops;
 }
 

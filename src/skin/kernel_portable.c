@@ -114,6 +114,7 @@ KERNEL_INLINE void portable_blend_vertex(const float *const *jm, const float *w,
 
 const kernel_ops *kernel_ops_portable(void)
 {
-    static const kernel_ops ops = {4, portable_blend, portable_transform};
+    static const kernel_ops ops = {4, portable_blend, portable_transform,
+                                   portable_blend_stream, portable_blend_job};
     return &ops;
 }

@@ -111,7 +111,7 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
     case K:                                                                    \
         for (size_t i = 0; i < n; ++i)                                         \
             NAME(blend_vertex)                                                 \
-            (jm + i * K, w + i * K, idw[i], mat + i * 16, accumulate, K);      \
+        (jm + i * K, w + i * K, idw[i], mat + i * 16, accumulate, K);          \
         break;
     switch (k) {
         NAME_CASE(0)
@@ -125,6 +125,142 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
         NAME_CASE(8)
     default:
         break;
+    }
+#undef NAME_CASE
+}
+
+/* The stream's blend: joints and weights decoded straight into the
+ * per-vertex blend (the pointer and weight arrays stay in registers once
+ * inlined), with the count and both formats constants in each case. */
+#define NAME_STREAM_FN(suffix, JT, WT, WSCALE)                                 \
+    static inline __attribute__((always_inline)) void NAME(                    \
+        blend_stream_##suffix)(size_t n, const unsigned k,                     \
+                               const kernel_stream_src *src, size_t at0,       \
+                               float *mat)                                     \
+    {                                                                          \
+        const JT *joints = (const JT *)src->joints + at0;                      \
+        const WT *weights = (const WT *)src->weights + at0;                    \
+        for (size_t i = 0; i < n; ++i) {                                       \
+            const float *jm[KERNEL_MAX_STAGED];                                \
+            float w[KERNEL_MAX_STAGED];                                        \
+            KERNEL_UNROLL                                                      \
+            for (unsigned j = 0; j < k; ++j) {                                 \
+                jm[j] = src->palette + (size_t)joints[i * k + j] * 16;         \
+                w[j] = (float)weights[i * k + j] * (WSCALE);                   \
+            }                                                                  \
+            NAME(blend_vertex)(jm, w, src->idw, mat + i * 16, 0, k);           \
+        }                                                                      \
+    }
+NAME_STREAM_FN(u8_unorm, uint8_t, uint16_t, 1.0f / 65535.0f)
+NAME_STREAM_FN(u8_float, uint8_t, float, 1.0f)
+NAME_STREAM_FN(u16_unorm, uint16_t, uint16_t, 1.0f / 65535.0f)
+NAME_STREAM_FN(u16_float, uint16_t, float, 1.0f)
+#undef NAME_STREAM_FN
+
+static void NAME(blend_stream)(size_t n, unsigned k,
+                               const kernel_stream_src *src, size_t at0,
+                               float *mat)
+{
+#define NAME_FORMATS(K)                                                        \
+    case K:                                                                    \
+        if (src->u8_joints && src->unorm16)                                    \
+            NAME(blend_stream_u8_unorm)(n, K, src, at0, mat);                  \
+        else if (src->u8_joints)                                               \
+            NAME(blend_stream_u8_float)(n, K, src, at0, mat);                  \
+        else if (src->unorm16)                                                 \
+            NAME(blend_stream_u16_unorm)(n, K, src, at0, mat);                 \
+        else                                                                   \
+            NAME(blend_stream_u16_float)(n, K, src, at0, mat);                 \
+        break;
+    switch (k) {
+        NAME_FORMATS(1)
+        NAME_FORMATS(2)
+        NAME_FORMATS(3)
+        NAME_FORMATS(4)
+        NAME_FORMATS(5)
+        NAME_FORMATS(6)
+        NAME_FORMATS(7)
+        NAME_FORMATS(8)
+    default:
+        break;
+    }
+#undef NAME_FORMATS
+}
+
+/* The plain job's blend, reading the caller's joints and weights straight
+ * into the per-vertex blend. Weight rule as the reference: divided by their
+ * sum; a sum that is not positive and finite means unskinned (identity).
+ * The sum is taken in float when that cannot change the verdict (all
+ * weights >= 0 and a finite float sum: then it is > 0 exactly when the
+ * double sum is), else in double. Out-of-range indices are replaced by 0
+ * for the load and reported. With a finite palette a zero weight may
+ * multiply its matrix (0 * finite = 0); otherwise it points at a zero
+ * matrix, so a NaN matrix behind a zero weight adds nothing. */
+static inline __attribute__((always_inline)) bool
+NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
+                  const unsigned k, const bool finite_palette, float *mat)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint16_t joint[KERNEL_MAX_STAGED];
+        float w[KERNEL_MAX_STAGED];
+        memcpy(joint, src->joints + (base + i) * src->joints_step,
+               k * sizeof *joint);
+        memcpy(w, src->weights + (base + i) * src->weights_step, k * sizeof *w);
+        float fsum = 0.0f;
+        unsigned negative = 0;
+        KERNEL_UNROLL
+        for (unsigned j = 0; j < k; ++j) {
+            const unsigned out_of_range = joint[j] >= src->joint_count;
+            bad |= out_of_range;
+            joint[j] = out_of_range ? 0 : joint[j];
+            negative |= !(w[j] >= 0.0f);
+            fsum += w[j];
+        }
+        float scale = 1.0f, idw = 0.0f;
+        if (!src->raw) {
+            double sum = fsum;
+            if (negative || !(fsum <= FLT_MAX)) {
+                sum = 0.0;
+                for (unsigned j = 0; j < k; ++j)
+                    sum += w[j];
+            }
+            const bool unskinned = !(sum > 0.0) || !isfinite(sum);
+            scale = unskinned ? 0.0f : (float)(1.0 / sum);
+            idw = unskinned ? 1.0f : 0.0f;
+        }
+        const float *jm[KERNEL_MAX_STAGED];
+        float ws[KERNEL_MAX_STAGED];
+        KERNEL_UNROLL
+        for (unsigned j = 0; j < k; ++j) {
+            ws[j] = scale != 0.0f ? w[j] * scale : 0.0f;
+            const float *m = src->palette + (size_t)joint[j] * 16;
+            jm[j] = finite_palette || ws[j] != 0.0f ? m : kernel_zero_matrix;
+        }
+        NAME(blend_vertex)(jm, ws, idw, mat + i * 16, 0, k);
+    }
+    return !bad;
+}
+
+static bool NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
+                            float *mat)
+{
+#define NAME_CASE(K)                                                           \
+    case K:                                                                    \
+        return src->finite_palette                                             \
+                   ? NAME(blend_job_k)(src, base, n, K, true, mat)             \
+                   : NAME(blend_job_k)(src, base, n, K, false, mat);
+    switch (src->k) {
+        NAME_CASE(1)
+        NAME_CASE(2)
+        NAME_CASE(3)
+        NAME_CASE(4)
+        NAME_CASE(5)
+        NAME_CASE(6)
+        NAME_CASE(7)
+        NAME_CASE(8)
+    default:
+        return false;
     }
 #undef NAME_CASE
 }

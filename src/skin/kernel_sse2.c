@@ -6,6 +6,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <float.h>
 #include <immintrin.h>
+#include <math.h>
 #include <string.h>
 
 #if defined(__clang__)
@@ -110,7 +111,8 @@ sse2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
 
 const kernel_ops *kernel_ops_sse2(void)
 {
-    static const kernel_ops ops = {4, sse2_blend, sse2_transform};
+    static const kernel_ops ops = {4, sse2_blend, sse2_transform,
+                                   sse2_blend_stream, sse2_blend_job};
     return &ops;
 }
 

@@ -166,6 +166,9 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         const float idw = k == 0 && !s->raw ? 1.0f : 0.0f;
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
             sc.idw[i] = idw;
+        const kernel_stream_src src = {s->joints,           s->weights,
+                                       s->u8_joints,        s->unorm16,
+                                       job->joint_matrices, idw};
         for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
             const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
             for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
@@ -174,14 +177,20 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                     job->order == VS_STREAM_ORDER_SOURCE ? s->order[p] : p;
             }
             const size_t slot = pos - s->group_start[k];
-            if (k == 0) ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
-            for (uint32_t first = 0; first < k; first += KERNEL_MAX_STAGED) {
-                const unsigned kc = k - first < KERNEL_MAX_STAGED
-                                        ? k - first
-                                        : KERNEL_MAX_STAGED;
-                stage(s, job->joint_matrices,
-                      s->group_data[k] + slot * k + first, k, n, kc, &sc);
-                ops->blend(n, kc, sc.jm, sc.w, sc.idw, sc.mat, first > 0);
+            const size_t at0 = s->group_data[k] + slot * k;
+            if (k == 0) {
+                ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
+            } else if (k <= KERNEL_MAX_STAGED) {
+                ops->blend_stream(n, k, &src, at0, sc.mat);
+            } else {
+                for (uint32_t first = 0; first < k;
+                     first += KERNEL_MAX_STAGED) {
+                    const unsigned kc = k - first < KERNEL_MAX_STAGED
+                                            ? k - first
+                                            : KERNEL_MAX_STAGED;
+                    stage(s, job->joint_matrices, at0 + first, k, n, kc, &sc);
+                    ops->blend(n, kc, sc.jm, sc.w, sc.idw, sc.mat, first > 0);
+                }
             }
             ops->transform(&io, sc.vi, n, sc.mat);
         }

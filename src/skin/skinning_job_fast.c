@@ -1,8 +1,8 @@
 /* vs_skinning_job_run: the plain job (caller's u16 joints and float weights,
- * any strides) on the fastest kernel. Blocks of KERNEL_BLOCK vertices are
- * staged (weights normalised here, once per vertex, in the reference's
- * rule), then blended and transformed by the chosen ISA's kernel. */
-#include <float.h>
+ * any strides) on the fastest kernel, in blocks of KERNEL_BLOCK vertices.
+ * Up to 8 influences the kernel reads the caller's arrays itself
+ * (kernel_ops.blend_job); more are staged here 8 at a time (weights
+ * normalised once per vertex by the reference's rule) and accumulated. */
 #include <math.h>
 #include <string.h>
 
@@ -72,80 +72,6 @@ static void stage_chunk(const vs_skinning_job *job, const job_source *src,
     }
 }
 
-/* The common case, influence_count <= KERNEL_MAX_STAGED: one pass reads
- * each vertex's joints and weights once, checks, normalises and stages them,
- * with k a constant in each specialisation. The weight sum is taken in float
- * when that cannot change the reference's verdict (all weights >= 0 and a
- * finite sum: then sum > 0 in float exactly when it is in double), else in
- * double. With a finite palette a zero weight may multiply its matrix
- * (0 * finite = 0), so no per-influence select is needed. Returns false on a
- * joint index out of range. */
-static inline __attribute__((always_inline)) bool
-stage_small_k(const vs_skinning_job *job, const job_source *src, size_t base,
-              size_t n, const unsigned k, const bool finite_palette,
-              kernel_scratch *s)
-{
-    const bool raw = (job->flags & VS_SKIN_RAW_WEIGHTS) != 0;
-    unsigned bad = 0;
-    for (size_t i = 0; i < n; ++i) {
-        uint16_t joint[KERNEL_MAX_STAGED];
-        float w[KERNEL_MAX_STAGED];
-        memcpy(joint, src->joints + (base + i) * src->joints_step,
-               k * sizeof *joint);
-        memcpy(w, src->weights + (base + i) * src->weights_step, k * sizeof *w);
-        float fsum = 0.0f;
-        unsigned negative = 0;
-        KERNEL_UNROLL
-        for (unsigned j = 0; j < k; ++j) {
-            bad |= joint[j] >= job->joint_count;
-            negative |= !(w[j] >= 0.0f);
-            fsum += w[j];
-        }
-        float scale = 1.0f, idw = 0.0f;
-        if (!raw) {
-            double sum = fsum;
-            if (negative || !(fsum <= FLT_MAX)) {
-                sum = 0.0;
-                for (unsigned j = 0; j < k; ++j)
-                    sum += w[j];
-            }
-            const bool unskinned = !(sum > 0.0) || !isfinite(sum);
-            scale = unskinned ? 0.0f : (float)(1.0 / sum);
-            idw = unskinned ? 1.0f : 0.0f;
-        }
-        s->idw[i] = idw;
-        KERNEL_UNROLL
-        for (unsigned j = 0; j < k; ++j) {
-            const float ws = w[j] * scale;
-            s->w[i * k + j] = scale != 0.0f ? ws : 0.0f;
-            const float *m = job->joint_matrices + (size_t)joint[j] * 16;
-            s->jm[i * k + j] = finite_palette || s->w[i * k + j] != 0.0f
-                                   ? m
-                                   : kernel_zero_matrix;
-        }
-    }
-    return !bad;
-}
-
-static bool stage_small(const vs_skinning_job *job, const job_source *src,
-                        size_t base, size_t n, unsigned k, bool finite,
-                        kernel_scratch *s)
-{
-#define STAGE_CASE(K)                                                          \
-    case K:                                                                    \
-        return finite ? stage_small_k(job, src, base, n, K, true, s)           \
-                      : stage_small_k(job, src, base, n, K, false, s);
-    switch (k) {
-        STAGE_CASE(1)
-        STAGE_CASE(2)
-        STAGE_CASE(3)
-        STAGE_CASE(4)
-    default:
-        return stage_small_k(job, src, base, n, k, false, s);
-    }
-#undef STAGE_CASE
-}
-
 /* Whether every joint matrix is finite. Only worth scanning when the job has
  * at least as many vertices as joints. */
 static bool palette_is_finite(const vs_skinning_job *job)
@@ -176,7 +102,16 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
     kernel_scratch s;
     memset(&s, 0, sizeof s);
     double scale[KERNEL_BLOCK];
-    const bool finite = inf <= KERNEL_MAX_STAGED && palette_is_finite(job);
+    const kernel_job_src small = {src.joints,
+                                  src.weights,
+                                  src.joints_step,
+                                  src.weights_step,
+                                  job->joint_matrices,
+                                  job->joint_count,
+                                  (unsigned)inf,
+                                  (job->flags & VS_SKIN_RAW_WEIGHTS) != 0,
+                                  inf <= KERNEL_MAX_STAGED &&
+                                      palette_is_finite(job)};
 
     for (size_t base = 0; base < job->vertex_count; base += KERNEL_BLOCK) {
         const size_t left = job->vertex_count - base;
@@ -184,9 +119,11 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
             s.vi[i] = base + (i < n ? i : n - 1);
         if (inf <= KERNEL_MAX_STAGED) {
-            if (!stage_small(job, &src, base, n, (unsigned)inf, finite, &s))
+            /* A bad joint index: the reference finishes from this block,
+             * so the error and what was written before it are exactly its
+             * own. */
+            if (!ops->blend_job(&small, base, n, s.mat))
                 return skinning_job_reference_from(job, base, error);
-            ops->blend(n, (unsigned)inf, s.jm, s.w, s.idw, s.mat, 0);
             ops->transform(&io, s.vi, n, s.mat);
             continue;
         }
