@@ -577,6 +577,14 @@ vs_result vs_skinning_job_run_parallel(vs_context *context,
                                        const vs_skinning_job *job,
                                        vs_error *error);
 
+/* Joint matrices as vs_pose_joint_matrices, packed as 12 floats per joint:
+ * row-major 3x4 (the first three rows; the fourth is 0 0 0 1), out must hold
+ * 12 * joint_count. VS_ERROR_UNSUPPORTED when a joint matrix is not affine
+ * (a projective COLLADA matrix): then use vs_pose_joint_matrices. */
+vs_result vs_pose_joint_matrices_3x4(const vs_pose *pose, uint32_t skin,
+                                     int32_t relative_to, float *out,
+                                     vs_error *error);
+
 /* Crowds: many instances of one asset, each with its own pose, clip, time and
  * placement, sampled, posed, and skinned in one call.
  *

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "anim/sample.h"
+#include "core/affine.h"
 #include "core/error.h"
 #include "core/xform.h"
 
@@ -20,6 +21,12 @@ struct vs_pose {
     float *weights;          /* morph weights of all nodes, back to back */
     uint32_t *weight_offset; /* per node, into weights */
     uint32_t *weight_count;  /* per node: its mesh's morph target count */
+    /* Sampling cursors: one key index per sampler of every clip (clip c's
+     * samplers start at cursor_base[c]), so playback forward only touches
+     * new keys. Any value is safe: a wrong cursor just costs a search. */
+    uint32_t *cursor;
+    uint32_t *cursor_base;
+    bool *clip_checked; /* per clip: check_clip passed once for this pose */
 };
 
 /* glTF 2.0 §3.7.2.2: every primitive of a mesh has the same number of
@@ -72,6 +79,25 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
     }
     pose->weights = calloc(total ? (size_t)total : 1, sizeof *pose->weights);
     if (!pose->weights) goto oom;
+    size_t clips = asset->clip_count ? asset->clip_count : 1;
+    pose->cursor_base = calloc(clips, sizeof *pose->cursor_base);
+    pose->clip_checked = calloc(clips, sizeof *pose->clip_checked);
+    if (!pose->cursor_base || !pose->clip_checked) goto oom;
+    uint64_t samplers = 0;
+    for (uint32_t c = 0; c < asset->clip_count; ++c) {
+        if (samplers + asset->clips[c].sampler_count > UINT32_MAX) {
+            vs_pose_free(pose);
+            return set_error(error, VS_ERROR_LIMIT,
+                             "%s: animations[%u]: more than %u samplers in "
+                             "all",
+                             asset->source_name, c, (unsigned)UINT32_MAX);
+        }
+        pose->cursor_base[c] = (uint32_t)samplers;
+        samplers += asset->clips[c].sampler_count;
+    }
+    pose->cursor = calloc(samplers ? (size_t)samplers : 1,
+                          sizeof *pose->cursor);
+    if (!pose->cursor) goto oom;
     vs_pose_reset(pose);
     vs_pose_update_world(pose);
     *out_pose = pose;
@@ -92,6 +118,9 @@ void vs_pose_free(vs_pose *pose)
     free(pose->weights);
     free(pose->weight_offset);
     free(pose->weight_count);
+    free(pose->cursor);
+    free(pose->cursor_base);
+    free(pose->clip_checked);
     free(pose);
 }
 
@@ -145,14 +174,20 @@ void vs_pose_update_world(vs_pose *pose)
 {
     if (!pose) return;
     const vs_asset *asset = pose->asset;
-    /* node_order lists parents before children, so one pass suffices. */
+    /* node_order lists parents before children, so one pass suffices. TRS
+     * locals are affine; a node.matrix (COLLADA may hold a projective one)
+     * takes the general product. */
     for (uint32_t k = 0; k < asset->node_count; ++k) {
         uint32_t i = asset->node_order[k];
         float *world = pose->world + 16 * (size_t)i;
         int32_t parent = asset->nodes[i].parent;
         local_matrix(pose, i, world);
-        if (parent >= 0)
-            xform_mul(pose->world + 16 * (size_t)parent, world, world);
+        if (parent < 0) continue;
+        const float *pw = pose->world + 16 * (size_t)parent;
+        if (affine_is_affine(pw) && affine_is_affine(world))
+            affine_mul(pw, world, world);
+        else
+            xform_mul(pw, world, world);
     }
 }
 
@@ -259,28 +294,33 @@ vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
         return set_error(error, VS_ERROR_ARGUMENT,
                          "%s: animations[%u]: time %g is not finite",
                          asset->source_name, clip_index, (double)time);
-    vs_result r = check_clip(pose, clip_index, error);
-    if (r != VS_OK) return r;
+    if (!pose->clip_checked[clip_index]) {
+        vs_result r = check_clip(pose, clip_index, error);
+        if (r != VS_OK) return r;
+        pose->clip_checked[clip_index] = true; /* the asset is immutable */
+    }
     const vs_clip *clip = &asset->clips[clip_index];
+    uint32_t *cursor = pose->cursor + pose->cursor_base[clip_index];
     float t = anim_clip_time(clip, time, mode);
     for (uint32_t k = 0; k < clip->channel_count; ++k) {
         const vs_anim_channel *ch = &clip->channels[k];
         const vs_anim_sampler *s = &clip->samplers[ch->sampler];
         if (s->key_count == 0) continue; /* nothing to say: keep the value */
         vs_trs *trs = &pose->local[ch->node];
+        uint32_t *c = cursor + ch->sampler;
         switch (ch->path) {
         case VS_PATH_TRANSLATION:
-            anim_sample(s, t, false, trs->translation);
+            anim_sample_cursor(s, t, false, c, trs->translation);
             break;
         case VS_PATH_ROTATION:
-            anim_sample(s, t, true, trs->rotation);
+            anim_sample_cursor(s, t, true, c, trs->rotation);
             break;
         case VS_PATH_SCALE:
-            anim_sample(s, t, false, trs->scale);
+            anim_sample_cursor(s, t, false, c, trs->scale);
             break;
         case VS_PATH_WEIGHTS:
-            anim_sample(s, t, false,
-                        pose->weights + pose->weight_offset[ch->node]);
+            anim_sample_cursor(s, t, false, c,
+                               pose->weights + pose->weight_offset[ch->node]);
             continue; /* weights leave the transform alone */
         }
         /* The node's TRS now drives it; the rest matrix (and its shear) no

@@ -20,6 +20,29 @@ uint32_t sampler_find_key(const vs_anim_sampler *s, float t)
     return lo;
 }
 
+/* Keys a forward step may walk before a binary search is cheaper. */
+#define CURSOR_MAX_WALK 8u
+
+uint32_t sampler_find_key_cursor(const vs_anim_sampler *s, float t,
+                                 uint32_t *cursor)
+{
+    const float *times = s->times;
+    const uint32_t last = s->key_count - 1;
+    uint32_t k = *cursor;
+    if (!(t > times[0])) {
+        k = 0;
+    } else if (k <= last && times[k] <= t) {
+        /* Forward (or still): walk the keys passed since the last call. */
+        uint32_t steps = 0;
+        while (k < last && times[k + 1] <= t && steps++ < CURSOR_MAX_WALK) ++k;
+        if (k < last && times[k + 1] <= t) k = sampler_find_key(s, t);
+    } else {
+        k = sampler_find_key(s, t); /* backwards or a stale cursor */
+    }
+    *cursor = k;
+    return k;
+}
+
 static void quat_normalize(float *q)
 {
     versor v;
@@ -71,15 +94,29 @@ static void hermite(const float *key0, const float *key1, uint32_t n, float td,
         out[i] = h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i];
 }
 
+static void sample_at(const vs_anim_sampler *s, float t, bool is_rotation,
+                      uint32_t k, float *out);
+
 void anim_sample(const vs_anim_sampler *s, float t, bool is_rotation,
                  float *out)
+{
+    sample_at(s, t, is_rotation, sampler_find_key(s, t), out);
+}
+
+void anim_sample_cursor(const vs_anim_sampler *s, float t, bool is_rotation,
+                        uint32_t *cursor, float *out)
+{
+    sample_at(s, t, is_rotation, sampler_find_key_cursor(s, t, cursor), out);
+}
+
+static void sample_at(const vs_anim_sampler *s, float t, bool is_rotation,
+                      uint32_t k, float *out)
 {
     uint32_t n = s->components;
     bool cubic = s->interpolation == VS_INTERP_CUBICSPLINE;
     /* A cubic key is (in-tangent, value, out-tangent), value at offset n. */
     size_t stride = cubic ? 3 * (size_t)n : n;
     size_t value_at = cubic ? n : 0;
-    uint32_t k = sampler_find_key(s, t);
     const float *key0 = s->values + k * stride;
     float td = 0.0f, u = 0.0f;
     if (k + 1 < s->key_count) td = s->times[k + 1] - s->times[k];

@@ -16,6 +16,14 @@
  * interpolation code. */
 uint32_t sampler_find_key(const vs_anim_sampler *s, float t);
 
+/* The same key as sampler_find_key, found from a per-instance cursor (the
+ * key of the previous call, updated): playback forward touches only the keys
+ * passed since, a step back or a seek binary-searches. The key is defined by
+ * times[k] <= t < times[k + 1], which has one solution, so the result is the
+ * same index (and the sample bit-identical) whatever the cursor held. */
+uint32_t sampler_find_key_cursor(const vs_anim_sampler *s, float t,
+                                 uint32_t *cursor);
+
 /* Writes s->components floats: the sampler's value at time t.
  * - t before the first key holds the first value, after the last key the last
  *   value (each sampler clamps to its own keys).
@@ -25,6 +33,9 @@ uint32_t sampler_find_key(const vs_anim_sampler *s, float t);
  * Rotation results are normalized. key_count must be >= 1. */
 void anim_sample(const vs_anim_sampler *s, float t, bool is_rotation,
                  float *out);
+/* anim_sample with the key from sampler_find_key_cursor. */
+void anim_sample_cursor(const vs_anim_sampler *s, float t, bool is_rotation,
+                        uint32_t *cursor, float *out);
 
 /* Maps a clip time to the time the samplers are evaluated at: unchanged for
  * VS_TIME_CLAMP; for VS_TIME_LOOP wrapped into [clip->start, clip->end)

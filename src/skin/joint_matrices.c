@@ -3,12 +3,23 @@
  *     J_j = R^-1 * G(joint_j) * IBM_j * BSM
  * R = I gives world-space skinning; R = G(node) gives object-space skinning
  * relative to that node (glTF 1.0's inverse(meshWorld) term). */
+#include "core/affine.h"
 #include "core/error.h"
 #include "core/xform.h"
 
-vs_result vs_pose_joint_matrices(const vs_pose *pose, uint32_t skin,
-                                 int32_t relative_to, float *out,
-                                 vs_error *error)
+/* out = a * b, affine-only when both are affine (exact: the skipped terms
+ * multiply the zeros of the last row). */
+static void mul(const float a[16], const float b[16], float out[16])
+{
+    if (affine_is_affine(a) && affine_is_affine(b))
+        affine_mul(a, b, out);
+    else
+        xform_mul(a, b, out);
+}
+
+static vs_result check_args(const vs_pose *pose, uint32_t skin,
+                            int32_t relative_to, const float *out,
+                            vs_error *error)
 {
     if (!pose || !out)
         return set_error(error, VS_ERROR_ARGUMENT,
@@ -25,6 +36,19 @@ vs_result vs_pose_joint_matrices(const vs_pose *pose, uint32_t skin,
                          "cannot skin skins[%u] relative to it",
                          asset->source_name, relative_to, asset->node_count,
                          skin);
+    return VS_OK;
+}
+
+/* The joint matrices into out: 16 floats per joint (column-major 4x4), or
+ * with pack_3x4 12 floats per joint (row-major 3x4, rows 0..2), refused with
+ * VS_ERROR_UNSUPPORTED when a matrix is not affine. */
+static vs_result compute(const vs_pose *pose, uint32_t skin,
+                         int32_t relative_to, bool pack_3x4, float *out,
+                         vs_error *error)
+{
+    vs_result r = check_args(pose, skin, relative_to, out, error);
+    if (r != VS_OK) return r;
+    const vs_asset *asset = vs_pose_asset(pose);
     const vs_skin *sk = &asset->skins[skin];
     float root_inv[16];
     bool relative = relative_to >= 0;
@@ -36,15 +60,42 @@ vs_result vs_pose_joint_matrices(const vs_pose *pose, uint32_t skin,
                          asset->source_name, relative_to, skin);
     /* glTF 2.0 has no bind shape matrix (identity): skip the product. */
     bool bsm = !xform_is_identity(sk->bind_shape_matrix, 0.0f);
+    float packed[16];
     for (uint32_t j = 0; j < sk->joint_count; ++j) {
-        float *m = out + 16 * (size_t)j;
+        float *m = pack_3x4 ? packed : out + 16 * (size_t)j;
         const float *g = vs_pose_world(pose, sk->joints[j]);
         if (sk->inverse_bind_matrices)
-            xform_mul(g, sk->inverse_bind_matrices + 16 * (size_t)j, m);
+            mul(g, sk->inverse_bind_matrices + 16 * (size_t)j, m);
         else
             xform_copy(g, m); /* §3.7.3.1: absent IBMs are identity */
-        if (bsm) xform_mul(m, sk->bind_shape_matrix, m);
-        if (relative) xform_mul(root_inv, m, m);
+        if (bsm) mul(m, sk->bind_shape_matrix, m);
+        if (relative) mul(root_inv, m, m);
+        if (!pack_3x4) continue;
+        if (!affine_is_affine(m))
+            return set_error(error, VS_ERROR_UNSUPPORTED,
+                             "%s: skins[%u].joints[%u]: joint matrix is not "
+                             "affine (last row %g %g %g %g); use "
+                             "vs_pose_joint_matrices",
+                             asset->source_name, skin, j, (double)m[3],
+                             (double)m[7], (double)m[11], (double)m[15]);
+        float *o = out + 12 * (size_t)j;
+        for (int row = 0; row < 3; ++row)
+            for (int col = 0; col < 4; ++col)
+                o[4 * row + col] = m[4 * col + row];
     }
     return VS_OK;
+}
+
+vs_result vs_pose_joint_matrices(const vs_pose *pose, uint32_t skin,
+                                 int32_t relative_to, float *out,
+                                 vs_error *error)
+{
+    return compute(pose, skin, relative_to, false, out, error);
+}
+
+vs_result vs_pose_joint_matrices_3x4(const vs_pose *pose, uint32_t skin,
+                                     int32_t relative_to, float *out,
+                                     vs_error *error)
+{
+    return compute(pose, skin, relative_to, true, out, error);
 }

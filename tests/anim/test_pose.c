@@ -199,8 +199,12 @@ static void morph_weights_default_animate_and_reset(void)
     w = vs_pose_morph_weights(pose, 0, &n);
     CHECK(w[0] == 0.25f && w[1] == 0.5f);
 
-    /* A weights channel must carry one value per target. */
+    /* A weights channel must carry one value per target. A pose checks a
+     * clip once (the asset is immutable after load), so the broken asset
+     * gets a fresh pose. */
+    vs_pose_free(pose);
     ((vs_anim_sampler *)a->clips[0].samplers)[0].components = 3;
+    CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
     CHECK(vs_pose_sample(pose, 0, 0.5f, VS_TIME_CLAMP, &err) ==
           VS_ERROR_INVALID);
     vs_pose_free(pose);

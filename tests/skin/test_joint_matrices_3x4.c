@@ -1,0 +1,65 @@
+/* vs_pose_joint_matrices_3x4: the 4x4 joint matrices packed row-major 3x4,
+ * bit for bit, on posed CesiumMan (world and skeleton-relative), and refused
+ * with VS_ERROR_UNSUPPORTED when a joint matrix is projective. */
+#include "test.h"
+#include "vskin/vskin.h"
+
+#define CESIUM VS_SHARED_ASSETS "/gltf2/CesiumMan/CesiumMan.gltf"
+
+static void packed_equals_4x4(void)
+{
+    vs_asset *asset = NULL;
+    CHECK(vs_asset_load_file(CESIUM, NULL, &asset, NULL) == VS_OK);
+    if (!asset) return;
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(asset, &pose, NULL) == VS_OK);
+    uint32_t joints = asset->skins[0].joint_count;
+    float *m4 = malloc(16 * sizeof(float) * joints);
+    float *m3 = malloc(12 * sizeof(float) * joints);
+    int differing = 0;
+    for (int f = 0; f < 20; ++f) {
+        CHECK(vs_pose_sample(pose, 0, 0.1f * (float)f, VS_TIME_LOOP, NULL) ==
+              VS_OK);
+        vs_pose_update_world(pose);
+        int32_t rel = f % 2 ? asset->skins[0].skeleton : -1;
+        CHECK(vs_pose_joint_matrices(pose, 0, rel, m4, NULL) == VS_OK);
+        CHECK(vs_pose_joint_matrices_3x4(pose, 0, rel, m3, NULL) == VS_OK);
+        for (uint32_t j = 0; j < joints; ++j)
+            for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 4; ++c)
+                    differing += m3[12 * j + 4 * r + c] != m4[16 * j + 4 * c + r];
+    }
+    CHECK_MSG(differing == 0, "%d packed entries differ", differing);
+    vs_error err = {0};
+    CHECK(vs_pose_joint_matrices_3x4(pose, 7, -1, m3, &err) ==
+          VS_ERROR_ARGUMENT);
+    CHECK(vs_pose_joint_matrices_3x4(NULL, 0, -1, m3, &err) ==
+          VS_ERROR_ARGUMENT);
+
+    /* A projective rest matrix on the first joint (as COLLADA may hold). */
+    vs_pose_free(pose);
+    vs_node *node = (vs_node *)&asset->nodes[asset->skins[0].joints[0]];
+    node->has_matrix = true;
+    memset(node->matrix, 0, sizeof node->matrix);
+    node->matrix[0] = node->matrix[5] = node->matrix[10] = 1.0f;
+    node->matrix[11] = 0.5f; /* perspective term */
+    node->matrix[15] = 1.0f;
+    CHECK(vs_pose_create(asset, &pose, NULL) == VS_OK);
+    vs_pose_update_world(pose);
+    CHECK(vs_pose_joint_matrices(pose, 0, -1, m4, NULL) == VS_OK);
+    CHECK(vs_pose_joint_matrices_3x4(pose, 0, -1, m3, &err) ==
+          VS_ERROR_UNSUPPORTED);
+    CHECK(strstr(err.message, "not affine") != NULL);
+    free(m4);
+    free(m3);
+    vs_pose_free(pose);
+    vs_asset_free(asset);
+}
+
+int main(void)
+{
+    struct stat st;
+    if (stat(CESIUM, &st) != 0) return 77;
+    RUN(packed_equals_4x4);
+    return test_summary();
+}
