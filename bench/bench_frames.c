@@ -1,5 +1,6 @@
 /* Microseconds per character-frame for the pose pipeline before skinning:
- * sample the clip, world matrices, joint matrices of the skin. */
+ * sample the clip, world matrices, joint matrices of the skin (4x4, and the
+ * packed 3x4 form the kernels can take). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,7 @@ typedef struct frame_ctx {
     const bench_character *c;
     float *matrices;
     float time, step, span;
+    bool packed; /* vs_pose_joint_matrices_3x4 instead of the 4x4 call */
     bool failed;
 } frame_ctx;
 
@@ -107,17 +109,20 @@ static void frames_once(void *arg)
         if (vs_pose_sample(f->pose, 0, f->time, VS_TIME_LOOP, NULL) != VS_OK)
             f->failed = true;
         vs_pose_update_world(f->pose);
-        if (vs_pose_joint_matrices(f->pose, f->c->skin, -1, f->matrices,
-                                   NULL) != VS_OK)
-            f->failed = true;
+        vs_result r =
+            f->packed ? vs_pose_joint_matrices_3x4(f->pose, f->c->skin, -1,
+                                                   f->matrices, NULL)
+                      : vs_pose_joint_matrices(f->pose, f->c->skin, -1,
+                                               f->matrices, NULL);
+        if (r != VS_OK) f->failed = true;
     }
 }
 
 static bool frame_row(const bench_config *cfg, const bench_character *c,
-                      bench_results *r)
+                      bool packed, bench_results *r)
 {
     const vs_skin *skin = &c->asset->skins[c->skin];
-    frame_ctx f = {.c = c, .step = 1.0f / 60.0f};
+    frame_ctx f = {.c = c, .step = 1.0f / 60.0f, .packed = packed};
     const vs_clip *clip = &c->asset->clips[0];
     f.span = clip->end > clip->start ? clip->end - clip->start : 1.0f;
     f.matrices = bench_alloc((size_t)skin->joint_count * 64);
@@ -136,7 +141,7 @@ static bool frame_row(const bench_config *cfg, const bench_character *c,
     }
     bench_row *row = bench_add(r, "frame");
     row->what = bench_string(r, c->name);
-    row->impl = "sample+world+joints";
+    row->impl = packed ? "sample+world+joints3x4" : "sample+world+joints";
     row->threads = 1;
     row->vertices = skin->joint_count; /* joints, for this kind */
     row->us_per_frame = s / FRAMES_PER_CALL * 1e6;
@@ -148,10 +153,10 @@ bool bench_frames(const bench_config *cfg, bench_results *r)
 {
     bench_character c;
     if (!bench_character_load(cfg->asset, &c)) return false;
-    bool ok = frame_row(cfg, &c, r);
+    bool ok = frame_row(cfg, &c, false, r) && frame_row(cfg, &c, true, r);
     bench_character_free(&c);
     if (!ok || !bench_character_tube(200, &c)) return false;
-    ok = frame_row(cfg, &c, r);
+    ok = frame_row(cfg, &c, false, r) && frame_row(cfg, &c, true, r);
     bench_character_free(&c);
     return ok;
 }

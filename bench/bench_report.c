@@ -46,8 +46,8 @@ void bench_print_table(const bench_config *c, const bench_results *r)
                        "Mvert/s", "B/v", "GB/s", "x ref", "% copy");
             else if (!strcmp(last, "frame"))
                 printf("\n== character-frame: sample + world + joint "
-                       "matrices, 1 thread\n%-24s %6s %12s\n", "character",
-                       "joints", "us/frame");
+                       "matrices, 1 thread\n%-24s %-24s %6s %10s\n",
+                       "character", "steps", "joints", "us/frame");
             else
                 printf("\n== crowd: sample + joint matrices + skin (pos+nrm)"
                        "\n%-24s %6s %3s %12s\n", "character", "crowd", "thr",
@@ -58,7 +58,8 @@ void bench_print_table(const bench_config *c, const bench_results *r)
         if (!strcmp(w->kind, "copy"))
             printf("%7d %11.2f\n", w->threads, w->gbytes_per_second);
         else if (!strcmp(w->kind, "frame"))
-            printf("%-24s %6zu %12.3f\n", w->what, w->vertices, w->us_per_frame);
+            printf("%-24s %-24s %6zu %10.3f\n", w->what, w->impl, w->vertices,
+                   w->us_per_frame);
         else if (!strcmp(w->kind, "crowd"))
             printf("%-24s %6zu %3d %12.1f\n", w->what, w->vertices, w->threads,
                    w->per_second);

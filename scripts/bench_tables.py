@@ -60,10 +60,10 @@ for k in sorted({(r['influences'], r['vertices']) for r in R if r['kind'] == 'st
           f"| {100 * a2['fraction_of_copy']:.0f} % |")
 print("\nCharacter-frame (vs_pose_sample + vs_pose_update_world + vs_pose_joint_matrices, "
       "1 thread):\n")
-print("| character | joints | µs per character-frame |\n|---|---:|---:|")
+print("| character | steps | joints | µs per character-frame |\n|---|---|---:|---:|")
 for r in R:
     if r['kind'] == 'frame':
-        print(f"| {r['what']} | {r['joints']} | {r['us_per_frame']:.2f} |")
+        print(f"| {r['what']} | {r['impl']} | {r['joints']} | {r['us_per_frame']:.2f} |")
 print("\nCrowd (per character: sample, world and joint matrices, skin positions + normals):\n")
 print("| character | crowd | threads | characters/s |\n|---|---:|---:|---:|")
 for r in R:
