@@ -37,10 +37,10 @@ typedef struct bench_config {
 
 /* One measured cell. Fields that do not apply to a kind are 0. */
 typedef struct bench_row {
-    const char *kind;   /* "copy", "skin", "isa", "stream", "frame", "crowd" */
-    const char *what;   /* attributes ("pos", "pos+nrm", "pos+nrm+tan") or
-                           the character's name */
-    const char *impl;   /* "reference", "auto:avx2", "portable", ... */
+    const char *kind; /* "copy", "skin", "isa", "stream", "frame", "crowd" */
+    const char *what; /* attributes ("pos", "pos+nrm", "pos+nrm+tan") or
+                         the character's name */
+    const char *impl; /* "reference", "auto:avx2", "portable", ... */
     uint32_t influences;
     size_t vertices;
     int threads;
@@ -49,7 +49,7 @@ typedef struct bench_row {
     double gbytes_per_second; /* 1e9 bytes moved per second */
     double us_per_frame;      /* frame rows: microseconds per character-frame */
     double speedup;           /* per_second / the 1-thread reference's */
-    double copy_fraction;     /* gbytes_per_second / copy bandwidth, same threads */
+    double copy_fraction; /* gbytes_per_second / copy bandwidth, same threads */
 } bench_row;
 
 typedef struct bench_results {

@@ -22,7 +22,8 @@ static void copy_slice(void *arg, int index, int count)
     size_t hi = c->n * (size_t)(index + 1) / (size_t)count;
     const double *restrict a = c->a;
     double *restrict b = c->b;
-    for (size_t i = lo; i < hi; ++i) b[i] = a[i];
+    for (size_t i = lo; i < hi; ++i)
+        b[i] = a[i];
 }
 
 typedef struct copy_run {
@@ -47,7 +48,8 @@ bool bench_copy(const bench_config *c, bench_results *r)
         free(b);
         return false;
     }
-    for (size_t i = 0; i < n; ++i) a[i] = (double)i;
+    for (size_t i = 0; i < n; ++i)
+        a[i] = (double)i;
     bool ok = true;
     for (int t = 0; t < c->thread_count && ok; ++t) {
         copy_run run = {bench_pool_create(c->threads[t]), {a, b, n}};
@@ -61,7 +63,8 @@ bool bench_copy(const bench_config *c, bench_results *r)
          * does, so a burst of other load on the machine counts less. */
         bench_row *row = NULL;
         for (size_t i = 0; i < r->count && !row; ++i)
-            if (!strcmp(r->rows[i].kind, "copy") && r->rows[i].threads == threads)
+            if (!strcmp(r->rows[i].kind, "copy") &&
+                r->rows[i].threads == threads)
                 row = &r->rows[i];
         double gbs = 2.0 * (double)(n * sizeof *a) / s / 1e9;
         if (row && row->gbytes_per_second >= gbs) {

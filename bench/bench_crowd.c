@@ -47,7 +47,8 @@ static bool setup(crowd_ctx *x, const bench_character *c, int count)
         in->clip = 0;
         in->time = x->span * (float)i / (float)count; /* everyone out of step */
         in->time_mode = VS_TIME_LOOP;
-        for (int e = 0; e < 16; ++e) in->placement[e] = e % 5 == 0 ? 1.0f : 0.0f;
+        for (int e = 0; e < 16; ++e)
+            in->placement[e] = e % 5 == 0 ? 1.0f : 0.0f;
         in->placement[12] = (float)(i % 8), in->placement[14] = (float)(i / 8);
         in->output = bench_alloc(floats * sizeof(float));
         if (!in->output || vs_pose_create(a, &in->pose, &x->error) != VS_OK)
@@ -71,7 +72,8 @@ bool bench_crowd(const bench_config *cfg, bench_results *r)
     if (!bench_character_load(cfg->asset, &c)) return false;
     crowd_ctx x = {.result = VS_OK};
     bool ok = setup(&x, &c, cfg->crowd);
-    if (!ok) fprintf(stderr, "bench: cannot set up a crowd of %d\n", cfg->crowd);
+    if (!ok)
+        fprintf(stderr, "bench: cannot set up a crowd of %d\n", cfg->crowd);
     for (int t = 0; t < cfg->thread_count && ok; ++t) {
         vs_context_options o = {.thread_count = (uint32_t)cfg->threads[t]};
         if (vs_context_create(&o, &x.context, &x.error) != VS_OK) {

@@ -56,7 +56,8 @@ bool bench_character_load(const char *path, bench_character *out)
         return false;
     }
     if (!pick_skin(out)) {
-        fprintf(stderr, "bench: %s: needs a skinned mesh and a clip\n", out->name);
+        fprintf(stderr, "bench: %s: needs a skinned mesh and a clip\n",
+                out->name);
         bench_character_free(out);
         return false;
     }
@@ -66,8 +67,8 @@ bool bench_character_load(const char *path, bench_character *out)
 bool bench_character_tube(uint32_t joints, bench_character *out)
 {
     memset(out, 0, sizeof *out);
-    vs_synthetic_tube_desc d = {.joint_count = joints, .vertex_count = 4096,
-                                .influence_count = 4};
+    vs_synthetic_tube_desc d = {
+        .joint_count = joints, .vertex_count = 4096, .influence_count = 4};
     void *glb = NULL;
     size_t size = 0;
     vs_error err;
@@ -109,11 +110,11 @@ static void frames_once(void *arg)
         if (vs_pose_sample(f->pose, 0, f->time, VS_TIME_LOOP, NULL) != VS_OK)
             f->failed = true;
         vs_pose_update_world(f->pose);
-        vs_result r =
-            f->packed ? vs_pose_joint_matrices_3x4(f->pose, f->c->skin, -1,
-                                                   f->matrices, NULL)
-                      : vs_pose_joint_matrices(f->pose, f->c->skin, -1,
-                                               f->matrices, NULL);
+        vs_result r = f->packed
+                          ? vs_pose_joint_matrices_3x4(f->pose, f->c->skin, -1,
+                                                       f->matrices, NULL)
+                          : vs_pose_joint_matrices(f->pose, f->c->skin, -1,
+                                                   f->matrices, NULL);
         if (r != VS_OK) f->failed = true;
     }
 }

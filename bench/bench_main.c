@@ -42,8 +42,10 @@ static bool parse_size(const char *s, size_t *out)
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || v <= 0) return false;
-    if (*end == 'k' || *end == 'K') v *= 1e3, ++end;
-    else if (*end == 'M' || *end == 'm') v *= 1e6, ++end;
+    if (*end == 'k' || *end == 'K')
+        v *= 1e3, ++end;
+    else if (*end == 'M' || *end == 'm')
+        v *= 1e6, ++end;
     if (*end || v < 1 || v > 1e8) return false;
     *out = (size_t)v;
     return true;
@@ -59,15 +61,22 @@ static bool parse_list(const char *text, int kind, bench_config *c)
          tok = strtok_r(NULL, ",", &save)) {
         size_t v;
         if (n == BENCH_MAX_LIST || !parse_size(tok, &v)) return false;
-        if (kind == 0) c->sizes[n++] = v;
-        else if (kind == 1 && v <= 64) c->threads[n++] = (int)v;
-        else if (kind == 2 && v <= 8) c->influences[n++] = (uint32_t)v;
-        else return false;
+        if (kind == 0)
+            c->sizes[n++] = v;
+        else if (kind == 1 && v <= 64)
+            c->threads[n++] = (int)v;
+        else if (kind == 2 && v <= 8)
+            c->influences[n++] = (uint32_t)v;
+        else
+            return false;
     }
     if (n == 0) return false;
-    if (kind == 0) c->size_count = n;
-    else if (kind == 1) c->thread_count = n;
-    else c->influence_count = n;
+    if (kind == 0)
+        c->size_count = n;
+    else if (kind == 1)
+        c->thread_count = n;
+    else
+        c->influence_count = n;
     return true;
 }
 
@@ -93,25 +102,32 @@ static int parse(int argc, char **argv, const char *prog, bench_config *c)
                 return 2;
             }
             ++i;
-            if (!strcmp(a, "--sizes")) lists[0] = v;
-            else if (!strcmp(a, "--threads")) lists[1] = v;
-            else if (!strcmp(a, "--influences")) lists[2] = v;
-            else if (!strcmp(a, "--plot")) c->plot = v;
-            else if (!strcmp(a, "--asset")) c->asset = v;
+            if (!strcmp(a, "--sizes"))
+                lists[0] = v;
+            else if (!strcmp(a, "--threads"))
+                lists[1] = v;
+            else if (!strcmp(a, "--influences"))
+                lists[2] = v;
+            else if (!strcmp(a, "--plot"))
+                c->plot = v;
+            else if (!strcmp(a, "--asset"))
+                c->asset = v;
             else if (!strcmp(a, "--method")) {
                 if (strcmp(v, "linear") != 0) {
                     fprintf(stderr,
                             "%s: --method %s: only 'linear' is available in "
-                            "this build\n", prog, v);
+                            "this build\n",
+                            prog, v);
                     return 2;
                 }
                 c->method = BENCH_LINEAR;
             } else {
                 char *end = NULL;
                 c->min_time = strtod(v, &end);
-                if (end == v || *end || !(c->min_time > 0 && c->min_time <= 60)) {
-                    fprintf(stderr, "%s: --min-time %s: not in (0, 60]\n",
-                            prog, v);
+                if (end == v || *end ||
+                    !(c->min_time > 0 && c->min_time <= 60)) {
+                    fprintf(stderr, "%s: --min-time %s: not in (0, 60]\n", prog,
+                            v);
                     return 2;
                 }
             }
@@ -131,7 +147,9 @@ static int parse(int argc, char **argv, const char *prog, bench_config *c)
         if (lists[k] && !parse_list(lists[k], k, c)) {
             fprintf(stderr, "%s: %s %s: expected a comma list such as %s\n",
                     prog, names[k], lists[k],
-                    k == 0 ? "10k,100k,1M" : k == 1 ? "1,2" : "1,2,4,8");
+                    k == 0   ? "10k,100k,1M"
+                    : k == 1 ? "1,2"
+                             : "1,2,4,8");
             return 2;
         }
     return -1;
@@ -159,9 +177,12 @@ static void fill_ratios(bench_results *r)
 int bench_main(int argc, char **argv, const char *prog)
 {
     bench_config c = {
-        .sizes = {10000, 100000, 1000000}, .size_count = 3,
-        .threads = {1, 2}, .thread_count = 2,
-        .influences = {1, 2, 4, 8}, .influence_count = 4,
+        .sizes = {10000, 100000, 1000000},
+        .size_count = 3,
+        .threads = {1, 2},
+        .thread_count = 2,
+        .influences = {1, 2, 4, 8},
+        .influence_count = 4,
         .copy_bytes = 64u << 20, /* 2 x 64 MiB: far beyond any cache */
         .crowd = 64,
     };
@@ -173,8 +194,10 @@ int bench_main(int argc, char **argv, const char *prog)
               bench_frames(&c, &r) && bench_crowd(&c, &r);
     if (ok) {
         fill_ratios(&r);
-        if (c.json) ok = bench_print_json(&c, &r);
-        else bench_print_table(&c, &r);
+        if (c.json)
+            ok = bench_print_json(&c, &r);
+        else
+            bench_print_table(&c, &r);
         if (ok && c.plot) ok = bench_plot(&c, &r, c.plot);
     }
     bench_results_free(&r);

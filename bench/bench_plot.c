@@ -49,11 +49,13 @@ static void line(canvas *c, int x0, int y0, int x1, int y1, int thick,
 /* 3x5 glyphs, rows top to bottom, 3 bits per row (MSB = left). */
 static int glyph(char ch)
 {
-    static const struct { char c; int bits; } font[] = {
-        {'0', 0x7B6F}, {'1', 0x2C97}, {'2', 0x73E7}, {'3', 0x73CF},
-        {'4', 0x5BC9}, {'5', 0x79CF}, {'6', 0x79EF}, {'7', 0x7249},
-        {'8', 0x7BEF}, {'9', 0x7BCF}, {'k', 0x4BAD}, {'M', 0x5FED},
-        {'.', 0x0002}, {'x', 0x02AA}, {'=', 0x0E38}};
+    static const struct {
+        char c;
+        int bits;
+    } font[] = {{'0', 0x7B6F}, {'1', 0x2C97}, {'2', 0x73E7}, {'3', 0x73CF},
+                {'4', 0x5BC9}, {'5', 0x79CF}, {'6', 0x79EF}, {'7', 0x7249},
+                {'8', 0x7BEF}, {'9', 0x7BCF}, {'k', 0x4BAD}, {'M', 0x5FED},
+                {'.', 0x0002}, {'x', 0x02AA}, {'=', 0x0E38}};
     for (size_t i = 0; i < sizeof font / sizeof font[0]; ++i)
         if (font[i].c == ch) return font[i].bits;
     return 0;
@@ -74,9 +76,12 @@ static void text(canvas *c, int x, int y, const char *s, const uint8_t rgb[3])
 
 static void size_label(char *buf, size_t n, double v)
 {
-    if (v >= 1e6) snprintf(buf, n, "%gM", v / 1e6);
-    else if (v >= 1e3) snprintf(buf, n, "%gk", v / 1e3);
-    else snprintf(buf, n, "%g", v);
+    if (v >= 1e6)
+        snprintf(buf, n, "%gM", v / 1e6);
+    else if (v >= 1e3)
+        snprintf(buf, n, "%gk", v / 1e3);
+    else
+        snprintf(buf, n, "%g", v);
 }
 
 static bool plotted(const bench_row *w, int threads)
@@ -113,10 +118,12 @@ bool bench_plot(const bench_config *cfg, const bench_results *r,
     static const uint8_t white[3] = {255, 255, 255}, black[3] = {0, 0, 0},
                          grey[3] = {220, 220, 220};
     for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x) dot(&c, x, y, white);
+        for (int x = 0; x < W; ++x)
+            dot(&c, x, y, white);
     int pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
-#define PX(v) (LEFT + (int)lround((log10(v) - log10(xmin)) / \
-                                  (log10(xmax) - log10(xmin)) * pw))
+#define PX(v)                                                                  \
+    (LEFT +                                                                    \
+     (int)lround((log10(v) - log10(xmin)) / (log10(xmax) - log10(xmin)) * pw))
 #define PY(v) (TOP + ph - (int)lround((v) / 1e6 / ytop * ph))
     char buf[32];
     for (double y = 0; y <= ytop + 1e-9; y += step) {

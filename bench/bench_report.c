@@ -17,57 +17,65 @@ static void print_size(char *buf, size_t n, size_t v)
         snprintf(buf, n, "%zu", v);
 }
 
+static void print_header(const char *kind)
+{
+    if (!strcmp(kind, "copy")) {
+        printf("\n== memory bandwidth (STREAM copy, bytes read + written)\n"
+               "threads        GB/s\n");
+    } else if (!strcmp(kind, "frame")) {
+        printf("\n== character-frame: sample + world + joint matrices, "
+               "1 thread\n%-24s %-24s %6s %10s\n",
+               "character", "steps", "joints", "us/frame");
+    } else if (!strcmp(kind, "crowd")) {
+        printf("\n== crowd: sample + joint matrices + skin (pos+nrm)\n"
+               "%-24s %6s %3s %12s\n",
+               "character", "crowd", "thr", "chars/s");
+    } else {
+        const char *title = !strcmp(kind, "skin")  ? "skinning"
+                            : !strcmp(kind, "isa") ? "kernels by ISA"
+                                                   : "prepared stream";
+        printf("\n== %s: vertices/s; B/v = bytes moved per vertex; x ref = "
+               "vs 1-thread scalar\n   reference; %% copy = moved GB/s / "
+               "same-thread copy GB/s\n"
+               "%-12s %-14s %4s %8s %3s %10s %6s %7s %7s %7s\n",
+               title, "attributes", "impl", "infl", "vertices", "thr",
+               "Mvert/s", "B/v", "GB/s", "x ref", "% copy");
+    }
+}
+
+static void print_row(const bench_row *w)
+{
+    char size[32];
+    print_size(size, sizeof size, w->vertices);
+    if (!strcmp(w->kind, "copy"))
+        printf("%7d %11.2f\n", w->threads, w->gbytes_per_second);
+    else if (!strcmp(w->kind, "frame"))
+        printf("%-24s %-24s %6zu %10.3f\n", w->what, w->impl, w->vertices,
+               w->us_per_frame);
+    else if (!strcmp(w->kind, "crowd"))
+        printf("%-24s %6zu %3d %12.1f\n", w->what, w->vertices, w->threads,
+               w->per_second);
+    else
+        printf("%-12s %-14s %4u %8s %3d %10.2f %6.1f %7.2f %7.2f %6.0f%%\n",
+               w->what, w->impl, w->influences, size, w->threads,
+               w->per_second / 1e6, w->bytes_per_vertex, w->gbytes_per_second,
+               w->speedup, 100.0 * w->copy_fraction);
+}
+
 void bench_print_table(const bench_config *c, const bench_results *r)
 {
     (void)c;
-    const char *last = "";
     /* Grouped by kind, in this order, each group in measuring order. */
-    static const char *kinds[] = {"copy", "skin", "isa", "stream", "frame",
-                                  "crowd"};
-    for (size_t g = 0; g < sizeof kinds / sizeof kinds[0]; ++g)
-    for (size_t i = 0; i < r->count; ++i) {
-        const bench_row *w = &r->rows[i];
-        if (strcmp(w->kind, kinds[g]) != 0) continue;
-        if (strcmp(w->kind, last) != 0) {
-            last = w->kind;
-            if (!strcmp(last, "copy"))
-                printf("\n== memory bandwidth (STREAM copy, bytes read + "
-                       "written)\nthreads        GB/s\n");
-            else if (!strcmp(last, "skin") || !strcmp(last, "isa") ||
-                     !strcmp(last, "stream"))
-                printf("\n== %s: vertices/s; B/v = bytes moved per vertex; "
-                       "x ref = vs 1-thread scalar reference;\n   %% copy = "
-                       "moved GB/s / same-thread copy GB/s\n"
-                       "%-12s %-14s %4s %8s %3s %10s %6s %7s %7s %7s\n",
-                       !strcmp(last, "skin")  ? "skinning"
-                       : !strcmp(last, "isa") ? "kernels by ISA"
-                                              : "prepared stream",
-                       "attributes", "impl", "infl", "vertices", "thr",
-                       "Mvert/s", "B/v", "GB/s", "x ref", "% copy");
-            else if (!strcmp(last, "frame"))
-                printf("\n== character-frame: sample + world + joint "
-                       "matrices, 1 thread\n%-24s %-24s %6s %10s\n",
-                       "character", "steps", "joints", "us/frame");
-            else
-                printf("\n== crowd: sample + joint matrices + skin (pos+nrm)"
-                       "\n%-24s %6s %3s %12s\n", "character", "crowd", "thr",
-                       "chars/s");
+    static const char *kinds[] = {"copy",   "skin",  "isa",
+                                  "stream", "frame", "crowd"};
+    for (size_t g = 0; g < sizeof kinds / sizeof kinds[0]; ++g) {
+        bool first = true;
+        for (size_t i = 0; i < r->count; ++i) {
+            if (strcmp(r->rows[i].kind, kinds[g]) != 0) continue;
+            if (first) print_header(kinds[g]);
+            first = false;
+            print_row(&r->rows[i]);
         }
-        char size[32];
-        print_size(size, sizeof size, w->vertices);
-        if (!strcmp(w->kind, "copy"))
-            printf("%7d %11.2f\n", w->threads, w->gbytes_per_second);
-        else if (!strcmp(w->kind, "frame"))
-            printf("%-24s %-24s %6zu %10.3f\n", w->what, w->impl, w->vertices,
-                   w->us_per_frame);
-        else if (!strcmp(w->kind, "crowd"))
-            printf("%-24s %6zu %3d %12.1f\n", w->what, w->vertices, w->threads,
-                   w->per_second);
-        else
-            printf("%-12s %-14s %4u %8s %3d %10.2f %6.1f %7.2f %7.2f %6.0f%%\n",
-                   w->what, w->impl, w->influences, size, w->threads,
-                   w->per_second / 1e6, w->bytes_per_vertex,
-                   w->gbytes_per_second, w->speedup, 100.0 * w->copy_fraction);
     }
 }
 

@@ -29,7 +29,10 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 8;
 }
 
-static float unit(uint32_t *s) { return (float)lcg(s) / 16777216.0f; }
+static float unit(uint32_t *s)
+{
+    return (float)lcg(s) / 16777216.0f;
+}
 
 static void fill_matrices(float *m, uint32_t *seed)
 {
@@ -65,14 +68,15 @@ static bool alloc_buffers(skin_buffers *b, size_t n, uint32_t max_k)
         !b->out_t || !b->joints || !b->weights)
         return false;
     uint32_t seed = 12345u;
-    for (size_t i = 0; i < n * 3; ++i) b->in_p[i] = unit(&seed) * 2 - 1;
+    for (size_t i = 0; i < n * 3; ++i)
+        b->in_p[i] = unit(&seed) * 2 - 1;
     for (size_t v = 0; v < n; ++v) {
         float x = unit(&seed) - 0.5f, y = unit(&seed) - 0.5f,
               z = unit(&seed) - 0.5f, l = sqrtf(x * x + y * y + z * z) + 1e-6f;
         b->in_n[v * 3] = x / l, b->in_n[v * 3 + 1] = y / l,
-        b->in_n[v * 3 + 2] = z / l;
+                    b->in_n[v * 3 + 2] = z / l;
         b->in_t[v * 4] = -y / l, b->in_t[v * 4 + 1] = x / l,
-        b->in_t[v * 4 + 2] = 0, b->in_t[v * 4 + 3] = 1;
+                    b->in_t[v * 4 + 2] = 0, b->in_t[v * 4 + 3] = 1;
     }
     fill_matrices(b->matrices, &seed);
     return true;
@@ -93,12 +97,12 @@ static void fill_influences(skin_buffers *b, uint32_t k)
         uint32_t first = lcg(&seed) % BENCH_JOINTS;
         float sum = 0, *w = b->weights + v * k;
         for (uint32_t i = 0; i < k; ++i) {
-            b->joints[v * k + i] =
-                (uint16_t)((first + i * 7u) % BENCH_JOINTS);
+            b->joints[v * k + i] = (uint16_t)((first + i * 7u) % BENCH_JOINTS);
             w[i] = 0.05f + unit(&seed);
             sum += w[i];
         }
-        for (uint32_t i = 0; i < k; ++i) w[i] /= sum;
+        for (uint32_t i = 0; i < k; ++i)
+            w[i] /= sum;
     }
 }
 
@@ -245,13 +249,16 @@ static bench_row *new_row(skin_grid *g, const char *kind, int attrs, uint32_t k,
     return row;
 }
 
-static bool plain_rows(skin_grid *g, uint32_t k, int attrs, const char *auto_name)
+static bool plain_rows(skin_grid *g, uint32_t k, int attrs,
+                       const char *auto_name)
 {
     double bpv = bytes_per_vertex(attrs, 6.0 * k); /* u16 joint + f32 weight */
-    skin_cell cell = {.pool = g->pools[0], .job = make_job(&g->b, k, attrs),
+    skin_cell cell = {.pool = g->pools[0],
+                      .job = make_job(&g->b, k, attrs),
                       .reference = true};
     /* The scalar reference, one thread: the baseline of every ratio. */
-    if (!measure(g->cfg, &cell, new_row(g, "skin", attrs, k, "reference", 1), bpv))
+    if (!measure(g->cfg, &cell, new_row(g, "skin", attrs, k, "reference", 1),
+                 bpv))
         return false;
     /* The library's own threading: vs_skinning_job_run_parallel. */
     cell.reference = false;
@@ -282,9 +289,11 @@ static bool isa_rows(skin_grid *g, uint32_t k)
 /* The prepared stream (u8 joints, unorm16 weights, stream order). */
 static bool stream_rows(skin_grid *g, uint32_t k, const char *auto_name)
 {
-    vs_skin_stream_desc d = {.vertex_count = g->b.n, .influence_count = k,
+    vs_skin_stream_desc d = {.vertex_count = g->b.n,
+                             .influence_count = k,
                              .joint_count = BENCH_JOINTS,
-                             .joints = g->b.joints, .weights = g->b.weights};
+                             .joints = g->b.joints,
+                             .weights = g->b.weights};
     vs_skin_stream *stream = NULL;
     vs_error err;
     if (vs_skin_stream_create(&d, &stream, &err) != VS_OK) {
@@ -294,7 +303,8 @@ static bool stream_rows(skin_grid *g, uint32_t k, const char *auto_name)
     double bpv = bytes_per_vertex(1, vs_skin_stream_bytes_per_vertex(stream));
     bool ok = true;
     for (int t = 0; t < g->cfg->thread_count && ok; ++t) {
-        skin_cell cell = {.pool = g->pools[t], .job = make_job(&g->b, k, 1),
+        skin_cell cell = {.pool = g->pools[t],
+                          .job = make_job(&g->b, k, 1),
                           .stream = stream};
         bench_row *row = new_row(g, "stream", 1, k, auto_name,
                                  bench_pool_threads(cell.pool));

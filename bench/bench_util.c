@@ -23,13 +23,15 @@ double bench_measure(void (*fn)(void *), void *ctx, double min_time)
     /* Batches of about a tenth of the budget, so the best batch is not one
      * lucky call yet timer resolution does not matter. */
     long per_batch = 1;
-    if (once > 0 && once < min_time / 10) per_batch = (long)(min_time / 10 / once);
+    if (once > 0 && once < min_time / 10)
+        per_batch = (long)(min_time / 10 / once);
     if (per_batch < 1) per_batch = 1;
     double best = 1e300, start = bench_now();
     int batches = 0;
     while (batches < 3 || bench_now() - start < min_time) {
         double b0 = bench_now();
-        for (long i = 0; i < per_batch; ++i) fn(ctx);
+        for (long i = 0; i < per_batch; ++i)
+            fn(ctx);
         double per_call = (bench_now() - b0) / (double)per_batch;
         if (per_call < best) best = per_call;
         ++batches;
@@ -114,7 +116,10 @@ bench_pool *bench_pool_create(int threads)
     return p;
 }
 
-int bench_pool_threads(const bench_pool *pool) { return pool->threads; }
+int bench_pool_threads(const bench_pool *pool)
+{
+    return pool->threads;
+}
 
 void bench_pool_run(bench_pool *p, bench_task task, void *ctx)
 {
@@ -127,7 +132,8 @@ void bench_pool_run(bench_pool *p, bench_task task, void *ctx)
     pthread_mutex_unlock(&p->lock);
     task(ctx, 0, p->threads);
     pthread_mutex_lock(&p->lock);
-    while (p->pending > 0) pthread_cond_wait(&p->done, &p->lock);
+    while (p->pending > 0)
+        pthread_cond_wait(&p->done, &p->lock);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -138,7 +144,8 @@ void bench_pool_free(bench_pool *p)
     p->quit = true;
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
-    for (int i = 1; i < p->threads; ++i) pthread_join(p->ids[i], NULL);
+    for (int i = 1; i < p->threads; ++i)
+        pthread_join(p->ids[i], NULL);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->wake);
     pthread_cond_destroy(&p->done);

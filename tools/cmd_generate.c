@@ -62,8 +62,8 @@ static int write_file(const char *path, const void *data, size_t size)
 
 int cmd_generate(int argc, char **argv)
 {
-    vs_synthetic_tube_desc d = {.joint_count = 16, .vertex_count = 1024,
-                                .influence_count = 4};
+    vs_synthetic_tube_desc d = {
+        .joint_count = 16, .vertex_count = 1024, .influence_count = 4};
     const char *out = NULL;
     bool force = false, tube = false;
     for (int i = 1; i < argc; ++i) {
@@ -114,7 +114,8 @@ int cmd_generate(int argc, char **argv)
         }
     }
     if (!tube) {
-        cli_error("generate", "say what to generate: 'vskin generate tube ...'");
+        cli_error("generate",
+                  "say what to generate: 'vskin generate tube ...'");
         return 2;
     }
     size_t n = out ? strlen(out) : 0;

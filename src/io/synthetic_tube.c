@@ -26,7 +26,10 @@ typedef struct tube_layout {
     uint32_t index_count;
 } tube_layout;
 
-static size_t align4(size_t n) { return (n + 3u) & ~(size_t)3u; }
+static size_t align4(size_t n)
+{
+    return (n + 3u) & ~(size_t)3u;
+}
 
 static uint32_t segments_of(const vs_synthetic_tube_desc *d)
 {
@@ -86,21 +89,32 @@ static void plan(const vs_synthetic_tube_desc *d, tube_layout *L)
     L->joint_size = L->joints <= 256 ? 1u : 2u;
     L->index_count = (L->rings - 1) * L->segments * 6u;
     size_t v = L->vertices, at = 0;
-    L->pos = at; at += v * 12u;
-    L->nrm = at; at += v * 12u;
+    L->pos = at;
+    at += v * 12u;
+    L->nrm = at;
+    at += v * 12u;
     uint32_t sets = L->influences > 4 ? 2u : 1u;
     for (uint32_t s = 0; s < sets; ++s) {
-        L->jnt[s] = at; at = align4(at + v * 4u * L->joint_size);
-        L->wgt[s] = at; at += v * 16u;
+        L->jnt[s] = at;
+        at = align4(at + v * 4u * L->joint_size);
+        L->wgt[s] = at;
+        at += v * 16u;
     }
-    L->idx = at; at += (size_t)L->index_count * 4u;
-    L->ibm = at; at += (size_t)L->joints * 64u;
-    L->times = at; at += TUBE_KEYS * 4u;
-    L->rot = at; at += (size_t)L->joints * TUBE_KEYS * 16u;
+    L->idx = at;
+    at += (size_t)L->index_count * 4u;
+    L->ibm = at;
+    at += (size_t)L->joints * 64u;
+    L->times = at;
+    at += TUBE_KEYS * 4u;
+    L->rot = at;
+    at += (size_t)L->joints * TUBE_KEYS * 16u;
     L->total = at;
 }
 
-static void put_f32(uint8_t *p, float f) { memcpy(p, &f, 4); }
+static void put_f32(uint8_t *p, float f)
+{
+    memcpy(p, &f, 4);
+}
 
 /* The k joints whose bone centres are nearest to height y, nearest first,
  * with weights ~ 1 / (distance + bone / 4) that sum to exactly 1. */
@@ -115,7 +129,8 @@ static void influences_at(const tube_layout *L, float y, uint32_t *joint,
     long lo = nearest - 1, hi = nearest + 1;
     joint[0] = (uint32_t)nearest;
     for (uint32_t i = 1; i < k; ++i) {
-        float dlo = lo >= 0 ? fabsf(y - ((float)lo + 0.5f) * L->bone) : INFINITY;
+        float dlo =
+            lo >= 0 ? fabsf(y - ((float)lo + 0.5f) * L->bone) : INFINITY;
         float dhi = hi < (long)L->joints
                         ? fabsf(y - ((float)hi + 0.5f) * L->bone)
                         : INFINITY;
@@ -135,7 +150,8 @@ static void influences_at(const tube_layout *L, float y, uint32_t *joint,
     weight[k - 1] = rest;
     /* Unused slots: joint 0 with weight 0, as the validator expects
      * (ACCESSOR_JOINTS_USED_ZERO_WEIGHT). */
-    for (uint32_t i = k; i < 8; ++i) joint[i] = 0, weight[i] = 0.0f;
+    for (uint32_t i = k; i < 8; ++i)
+        joint[i] = 0, weight[i] = 0.0f;
 }
 
 static void fill_vertices(const tube_layout *L, uint8_t *b)
@@ -181,7 +197,8 @@ static void fill_vertices(const tube_layout *L, uint8_t *b)
             uint32_t a = r * L->segments + s;
             uint32_t bb = r * L->segments + (s + 1) % L->segments;
             uint32_t c = a + L->segments, d = bb + L->segments;
-            uint32_t tri[6] = {a, c, bb, bb, c, d}; /* counter-clockwise, outward */
+            uint32_t tri[6] = {a,  c, bb,
+                               bb, c, d}; /* counter-clockwise, outward */
             memcpy(ip, tri, sizeof tri);
             ip += sizeof tri;
         }
@@ -219,7 +236,8 @@ static void fill_skin_and_clip(const tube_layout *L, uint8_t *b)
 static cJSON *int_array(const uint32_t *v, int n)
 {
     cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < n; ++i) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    for (int i = 0; i < n; ++i)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
     return a;
 }
 
@@ -254,8 +272,14 @@ static int add_accessor(cJSON *views, cJSON *accessors, size_t offset,
 
 static cJSON *build_json(const tube_layout *L)
 {
-    enum { ARRAY_BUFFER = 34962, ELEMENT_ARRAY_BUFFER = 34963, U8 = 5121,
-           U16 = 5123, U32 = 5125, F32 = 5126 };
+    enum {
+        ARRAY_BUFFER = 34962,
+        ELEMENT_ARRAY_BUFFER = 34963,
+        U8 = 5121,
+        U16 = 5123,
+        U32 = 5125,
+        F32 = 5126
+    };
     cJSON *root = cJSON_CreateObject();
     cJSON *asset = cJSON_AddObjectToObject(root, "asset");
     cJSON_AddStringToObject(asset, "version", "2.0");
@@ -276,8 +300,10 @@ static cJSON *build_json(const tube_layout *L)
         mn[0] = fminf(mn[0], x), mx[0] = fmaxf(mx[0], x);
         mn[2] = fminf(mn[2], z), mx[2] = fmaxf(mx[2], z);
     }
-    cJSON_AddItemToObject(cJSON_GetArrayItem(acc, pos), "min", float_array(mn, 3));
-    cJSON_AddItemToObject(cJSON_GetArrayItem(acc, pos), "max", float_array(mx, 3));
+    cJSON_AddItemToObject(cJSON_GetArrayItem(acc, pos), "min",
+                          float_array(mn, 3));
+    cJSON_AddItemToObject(cJSON_GetArrayItem(acc, pos), "max",
+                          float_array(mx, 3));
     int nrm = add_accessor(views, acc, L->nrm, v * 12, ARRAY_BUFFER, F32, v,
                            "VEC3", false);
     uint32_t sets = L->influences > 4 ? 2u : 1u;
@@ -297,8 +323,10 @@ static cJSON *build_json(const tube_layout *L)
     int times = add_accessor(views, acc, L->times, TUBE_KEYS * 4, 0, F32,
                              TUBE_KEYS, "SCALAR", false);
     float t0 = 0.0f, t1 = TUBE_DURATION;
-    cJSON_AddItemToObject(cJSON_GetArrayItem(acc, times), "min", float_array(&t0, 1));
-    cJSON_AddItemToObject(cJSON_GetArrayItem(acc, times), "max", float_array(&t1, 1));
+    cJSON_AddItemToObject(cJSON_GetArrayItem(acc, times), "min",
+                          float_array(&t0, 1));
+    cJSON_AddItemToObject(cJSON_GetArrayItem(acc, times), "max",
+                          float_array(&t1, 1));
     size_t rot_bytes = (size_t)TUBE_KEYS * 16;
 
     cJSON *prim = cJSON_CreateObject();
@@ -377,10 +405,13 @@ static cJSON *build_json(const tube_layout *L)
     return root;
 }
 
-static void put_u32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
 
-vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc,
-                            void **out_glb, size_t *out_size, vs_error *error)
+vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc, void **out_glb,
+                            size_t *out_size, vs_error *error)
 {
     if (!out_glb || !out_size)
         return set_error(error, VS_ERROR_ARGUMENT,

@@ -23,8 +23,8 @@ static vs_asset *load_tube(const vs_synthetic_tube_desc *d)
 
 static void check_tube(uint32_t joints, uint32_t vertices, uint32_t k)
 {
-    vs_synthetic_tube_desc d = {.joint_count = joints, .vertex_count = vertices,
-                                .influence_count = k};
+    vs_synthetic_tube_desc d = {
+        .joint_count = joints, .vertex_count = vertices, .influence_count = k};
     uint32_t expect = ((vertices + 15) / 16) * 16;
     if (expect < 32) expect = 32;
     CHECK(vs_synthetic_tube_vertex_count(&d) == expect);
@@ -70,7 +70,10 @@ static void check_tube(uint32_t joints, uint32_t vertices, uint32_t k)
             float rest_x = p->positions[top * 3];
             CHECK(fabsf(out.positions[top * 3] - rest_x) > 0.05f);
             for (uint32_t i = 0; i < out.vertex_count * 3; ++i)
-                if (!isfinite(out.positions[i])) { CHECK(0); break; }
+                if (!isfinite(out.positions[i])) {
+                    CHECK(0);
+                    break;
+                }
         }
         vs_posed_primitive_free(&out);
         vs_pose_free(pose);
@@ -96,17 +99,24 @@ static void test_refusals(void)
         {.joint_count = 0, .vertex_count = 10, .influence_count = 1},
         {.joint_count = 2, .vertex_count = 0, .influence_count = 1},
         {.joint_count = 2, .vertex_count = 10, .influence_count = 9},
-        {.joint_count = 2, .vertex_count = 10, .influence_count = 1, .segments = 2},
-        {.joint_count = 2, .vertex_count = 10, .influence_count = 1, .length = -1},
+        {.joint_count = 2,
+         .vertex_count = 10,
+         .influence_count = 1,
+         .segments = 2},
+        {.joint_count = 2,
+         .vertex_count = 10,
+         .influence_count = 1,
+         .length = -1},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
-        CHECK(vs_synthetic_tube(&bad[i], &glb, &size, &err) == VS_ERROR_ARGUMENT);
+        CHECK(vs_synthetic_tube(&bad[i], &glb, &size, &err) ==
+              VS_ERROR_ARGUMENT);
         CHECK(glb == NULL && size == 0);
         CHECK(strstr(err.message, "synthetic tube") != NULL);
         glb = (void *)1;
     }
-    vs_synthetic_tube_desc huge = {.joint_count = 2, .vertex_count = UINT32_MAX,
-                                   .influence_count = 4};
+    vs_synthetic_tube_desc huge = {
+        .joint_count = 2, .vertex_count = UINT32_MAX, .influence_count = 4};
     CHECK(vs_synthetic_tube(&huge, &glb, &size, &err) == VS_ERROR_LIMIT);
     CHECK(vs_synthetic_tube_vertex_count(&huge) == 0);
 }

@@ -58,16 +58,18 @@ static void test_smoke_json(void)
             ok = ok && positive(row, "characters_per_second");
         } else {
             static const char *fields[] = {
-                "influences", "vertices", "vertices_per_second",
-                "bytes_per_vertex", "gbytes_per_second",
-                "speedup_vs_reference", "fraction_of_copy"};
+                "influences",       "vertices",          "vertices_per_second",
+                "bytes_per_vertex", "gbytes_per_second", "speedup_vs_reference",
+                "fraction_of_copy"};
             for (size_t f = 0; f < sizeof fields / sizeof fields[0]; ++f)
                 ok = ok && positive(row, fields[f]);
             const cJSON *impl = cJSON_GetObjectItem(row, "impl");
-            if (cJSON_IsString(impl) && !strcmp(impl->valuestring, "reference")) {
+            if (cJSON_IsString(impl) &&
+                !strcmp(impl->valuestring, "reference")) {
                 ++references;
                 CHECK_NEAR(cJSON_GetObjectItem(row, "speedup_vs_reference")
-                               ->valuedouble, 1.0, 1e-9);
+                               ->valuedouble,
+                           1.0, 1e-9);
             }
         }
         if (!ok) {
@@ -96,14 +98,15 @@ static void test_smoke_json(void)
 
 static void test_usage_errors(void)
 {
-    static const char *bad[] = {"bench --sizes 0", "bench --threads x",
+    static const char *bad[] = {"bench --sizes 0",      "bench --threads x",
                                 "bench --influences 9", "bench --method dq",
-                                "bench --nope", "bench --min-time -1",
+                                "bench --nope",         "bench --min-time -1",
                                 "bench --sizes"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         cli_result r = cli_run(bad[i]);
         CHECK_MSG(r.status == 2, "%s: status %d", bad[i], r.status);
-        CHECK_MSG(strstr(r.err, "vskin bench") != NULL, "%s: %s", bad[i], r.err);
+        CHECK_MSG(strstr(r.err, "vskin bench") != NULL, "%s: %s", bad[i],
+                  r.err);
         cli_result_free(&r);
     }
     cli_result r = cli_run("bench --help");

@@ -41,7 +41,8 @@ static void test_writes_and_loads(void)
     cli_result_free(&r);
 
     if (system("command -v node >/dev/null 2>&1") != 0 ||
-        !test_path_exists(REPO_ROOT "/node_modules/gltf-validator/package.json")) {
+        !test_path_exists(REPO_ROOT
+                          "/node_modules/gltf-validator/package.json")) {
         printf("validator check skipped: node or gltf-validator missing\n");
         return;
     }
