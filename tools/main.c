@@ -20,6 +20,8 @@ static const command commands[] = {
     {"validate", cmd_validate, "report skin, node, accessor, animation problems"},
     {"reweight", cmd_reweight, "keep N largest weights per vertex; write glTF 2.0"},
     {"bake", cmd_bake, "bake a pose or a clip to static glTF/OBJ, morphs or VAT"},
+    {"generate", cmd_generate, "write a synthetic skinned tube (.glb) of any size"},
+    {"bench", cmd_bench, "measure skinning, memory bandwidth and pose throughput"},
 };
 
 static void usage(FILE *out)

@@ -696,6 +696,33 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
                                       vs_error *error);
 vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job,
                                  vs_error *error);
+
+/* ======================================= synthetic assets (issue 5, bench) */
+/* A skinned tube for scale tests without downloads: a chain of joint_count
+ * joints along +Y (root at the origin, each bone `length / joint_count`
+ * long), rings of `segments` vertices (radius 0.1 * length) from y = 0 to
+ * y = length, each vertex weighted on its `influence_count` nearest joints
+ * (by bone centre; weights ~ 1 / distance, summing to 1), and one clip
+ * ("bend", 2 s, 9 LINEAR keys per joint) that bends the chain about Z.
+ * The vertex count is vertex_count rounded up to whole rings (at least 2
+ * rings). Valid glTF 2.0 (JOINTS_0/WEIGHTS_0, plus _1 above 4 influences;
+ * unsigned byte joints up to 256 joints, else unsigned short). */
+typedef struct vs_synthetic_tube_desc {
+    uint32_t joint_count;     /* 1 .. 65535 */
+    uint32_t vertex_count;    /* >= 1; rounded up to whole rings */
+    uint32_t influence_count; /* 1 .. 8 */
+    uint32_t segments;        /* vertices per ring; 0 = 16; 3 .. 1024 */
+    float length;             /* 0 = 1 metre */
+} vs_synthetic_tube_desc;
+
+/* The tube as GLB bytes in *out_glb (malloc'd; free() it), *out_size bytes.
+ * Refuses (VS_ERROR_ARGUMENT) counts outside the ranges above and, with
+ * VS_ERROR_LIMIT, more than 2^26 vertices. */
+vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc,
+                            void **out_glb, size_t *out_size, vs_error *error);
+/* The rounded vertex count vs_synthetic_tube writes for desc (0 if invalid). */
+uint32_t vs_synthetic_tube_vertex_count(const vs_synthetic_tube_desc *desc);
+
 /* ------------------------------------------ threads and crowds (issue 5)
  * See docs/threads.md. A vs_context owns a small pthread pool; nothing in
  * vskin starts a thread unless the caller creates a context with
