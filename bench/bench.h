@@ -13,10 +13,6 @@
 
 #define BENCH_MAX_LIST 8
 
-/* How vertices are blended. Only linear blend skinning exists today; the
- * hook is here so dual-quaternion skinning (issue 7) adds one enum value and
- * one branch in bench_skin.c. */
-typedef enum bench_method { BENCH_LINEAR = 0 } bench_method;
 
 typedef struct bench_config {
     bool smoke;
@@ -29,7 +25,10 @@ typedef struct bench_config {
     int influence_count;
     const char *plot;  /* PNG path or NULL */
     const char *asset; /* character asset or NULL: CesiumMan / SimpleSkin */
-    bench_method method;
+    /* Blending of the skinning rows (--method linear|dq). The reference
+     * rows run the scalar reference of the same method; the stream rows
+     * exist for linear blending only (the stream has no DQS path). */
+    vs_skin_method method;
     double min_time;   /* seconds of timed work per cell */
     size_t copy_bytes; /* bytes per STREAM array */
     int crowd;         /* characters in the crowd */

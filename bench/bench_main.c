@@ -9,31 +9,32 @@
 
 static void usage(FILE *out, const char *prog)
 {
-    fprintf(out,
-            "usage: %s [--smoke|--quick] [--json] [--sizes LIST] "
-            "[--threads LIST]\n       [--influences LIST] [--plot FILE.png] "
-            "[--asset FILE] [--method linear]\n       [--min-time SECONDS]\n\n"
-            "Measures, in one run: skinning vertices/s (positions, +normals, "
-            "+tangents;\nscalar reference, the dispatched kernel, each ISA, "
-            "the prepared stream),\nSTREAM-copy bandwidth, bytes moved per "
-            "vertex and the ratios; microseconds\nper character-frame (sample "
-            "+ world + joint matrices) for the asset and a\n200-joint "
-            "synthetic tube; characters/s for a crowd of the asset.\n\n"
-            "  --smoke, --quick   tiny sizes and short timings (seconds in "
-            "all)\n"
-            "  --json             JSON instead of the table\n"
-            "  --sizes LIST       vertex counts, e.g. 10k,100k,1M (default)\n"
-            "  --threads LIST     e.g. 1,2 (default)\n"
-            "  --influences LIST  e.g. 1,2,4,8 (default)\n"
-            "  --plot FILE.png    throughput vs vertex count, one line per "
-            "influence count\n"
-            "  --asset FILE       character for frame/crowd rows (default: "
-            "CesiumMan from\n                     ../shared/assets, else the "
-            "embedded SimpleSkin)\n"
-            "  --method linear    blending method (dual quaternions: not yet)\n"
-            "  --min-time S       seconds of timed work per cell (default "
-            "0.2)\n",
-            prog);
+    fprintf(
+        out,
+        "usage: %s [--smoke|--quick] [--json] [--sizes LIST] "
+        "[--threads LIST]\n       [--influences LIST] [--plot FILE.png] "
+        "[--asset FILE] [--method linear|dq]\n       [--min-time SECONDS]\n\n"
+        "Measures, in one run: skinning vertices/s (positions, +normals, "
+        "+tangents;\nscalar reference, the dispatched kernel, each ISA, "
+        "the prepared stream),\nSTREAM-copy bandwidth, bytes moved per "
+        "vertex and the ratios; microseconds\nper character-frame (sample "
+        "+ world + joint matrices) for the asset and a\n200-joint "
+        "synthetic tube; characters/s for a crowd of the asset.\n\n"
+        "  --smoke, --quick   tiny sizes and short timings (seconds in "
+        "all)\n"
+        "  --json             JSON instead of the table\n"
+        "  --sizes LIST       vertex counts, e.g. 10k,100k,1M (default)\n"
+        "  --threads LIST     e.g. 1,2 (default)\n"
+        "  --influences LIST  e.g. 1,2,4,8 (default)\n"
+        "  --plot FILE.png    throughput vs vertex count, one line per "
+        "influence count\n"
+        "  --asset FILE       character for frame/crowd rows (default: "
+        "CesiumMan from\n                     ../shared/assets, else the "
+        "embedded SimpleSkin)\n"
+        "  --method linear|dq blending method of the skinning rows\n"
+        "  --min-time S       seconds of timed work per cell (default "
+        "0.2)\n",
+        prog);
 }
 
 static bool parse_size(const char *s, size_t *out)
@@ -113,14 +114,15 @@ static int parse(int argc, char **argv, const char *prog, bench_config *c)
             else if (!strcmp(a, "--asset"))
                 c->asset = v;
             else if (!strcmp(a, "--method")) {
-                if (strcmp(v, "linear") != 0) {
-                    fprintf(stderr,
-                            "%s: --method %s: only 'linear' is available in "
-                            "this build\n",
+                if (!strcmp(v, "linear")) {
+                    c->method = VS_SKIN_LINEAR;
+                } else if (!strcmp(v, "dq") || !strcmp(v, "dual-quaternion")) {
+                    c->method = VS_SKIN_DUAL_QUATERNION;
+                } else {
+                    fprintf(stderr, "%s: --method %s: expected linear or dq\n",
                             prog, v);
                     return 2;
                 }
-                c->method = BENCH_LINEAR;
             } else {
                 char *end = NULL;
                 c->min_time = strtod(v, &end);

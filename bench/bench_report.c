@@ -17,7 +17,7 @@ static void print_size(char *buf, size_t n, size_t v)
         snprintf(buf, n, "%zu", v);
 }
 
-static void print_header(const char *kind)
+static void print_header(const char *kind, vs_skin_method method)
 {
     if (!strcmp(kind, "copy")) {
         printf("\n== memory bandwidth (STREAM copy, bytes read + written)\n"
@@ -31,9 +31,13 @@ static void print_header(const char *kind)
                "%-24s %6s %3s %12s\n",
                "character", "crowd", "thr", "chars/s");
     } else {
-        const char *title = !strcmp(kind, "skin")  ? "skinning"
-                            : !strcmp(kind, "isa") ? "kernels by ISA"
-                                                   : "prepared stream";
+        bool dq = method == VS_SKIN_DUAL_QUATERNION;
+        const char *title =
+            !strcmp(kind, "skin")  ? (dq ? "skinning (dual quaternions)"
+                                         : "skinning (linear blend)")
+            : !strcmp(kind, "isa") ? (dq ? "kernels by ISA (dual quaternions)"
+                                         : "kernels by ISA (linear blend)")
+                                   : "prepared stream (linear blend)";
         printf("\n== %s: vertices/s; B/v = bytes moved per vertex; x ref = "
                "vs 1-thread scalar\n   reference; %% copy = moved GB/s / "
                "same-thread copy GB/s\n"
@@ -64,7 +68,6 @@ static void print_row(const bench_row *w)
 
 void bench_print_table(const bench_config *c, const bench_results *r)
 {
-    (void)c;
     /* Grouped by kind, in this order, each group in measuring order. */
     static const char *kinds[] = {"copy",   "skin",  "isa",
                                   "stream", "frame", "crowd"};
@@ -72,7 +75,7 @@ void bench_print_table(const bench_config *c, const bench_results *r)
         bool first = true;
         for (size_t i = 0; i < r->count; ++i) {
             if (strcmp(r->rows[i].kind, kinds[g]) != 0) continue;
-            if (first) print_header(kinds[g]);
+            if (first) print_header(kinds[g], c->method);
             first = false;
             print_row(&r->rows[i]);
         }
@@ -84,7 +87,8 @@ bool bench_print_json(const bench_config *c, const bench_results *r)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "version", VS_VERSION_STRING);
     cJSON_AddStringToObject(root, "best_isa", vs_isa_name(vs_cpu_best_isa()));
-    cJSON_AddStringToObject(root, "method", "linear");
+    cJSON_AddStringToObject(
+        root, "method", c->method == VS_SKIN_DUAL_QUATERNION ? "dq" : "linear");
     cJSON_AddBoolToObject(root, "smoke", c->smoke);
     cJSON_AddNumberToObject(root, "min_time_s", c->min_time);
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");

@@ -21,6 +21,7 @@ typedef struct skin_buffers {
     uint16_t *joints;
     float *weights;
     float matrices[BENCH_JOINTS * 16];
+    vs_skin_method method;
 } skin_buffers;
 
 static uint32_t lcg(uint32_t *s)
@@ -118,6 +119,7 @@ static vs_skinning_job make_job(const skin_buffers *b, uint32_t k, int attrs)
         .in_positions = b->in_p,
         .out_positions = b->out_p,
         .tangent_components = 4,
+        .method = b->method,
     };
     if (attrs >= 1) job.in_normals = b->in_n, job.out_normals = b->out_n;
     if (attrs >= 2) job.in_tangents = b->in_t, job.out_tangents = b->out_t;
@@ -323,10 +325,6 @@ static bool has_influence(const bench_config *c, uint32_t k)
 
 bool bench_skin(const bench_config *cfg, bench_results *r)
 {
-    if (cfg->method != BENCH_LINEAR) {
-        fprintf(stderr, "bench: only linear blend skinning is available\n");
-        return false;
-    }
     skin_grid g = {.cfg = cfg, .r = r};
     char name[48];
     snprintf(name, sizeof name, "auto:%s", vs_isa_name(vs_cpu_best_isa()));
@@ -348,11 +346,13 @@ bool bench_skin(const bench_config *cfg, bench_results *r)
         }
         for (int i = 0; i < cfg->influence_count && ok; ++i) {
             uint32_t k = cfg->influences[i];
+            g.b.method = cfg->method;
             fill_influences(&g.b, k);
             for (int attrs = 0; attrs < 3 && ok; ++attrs)
                 ok = plain_rows(&g, k, attrs, auto_name);
             if (ok && k == 4) ok = isa_rows(&g, k);
-            if (ok && (k == 1 || k == 4)) ok = stream_rows(&g, k, auto_name);
+            if (ok && (k == 1 || k == 4) && cfg->method == VS_SKIN_LINEAR)
+                ok = stream_rows(&g, k, auto_name);
         }
         free_buffers(&g.b);
     }

@@ -209,8 +209,8 @@ vs_result skinning_job_reference(const vs_skinning_job *job, vs_error *error)
     return skinning_job_reference_from(job, 0, error);
 }
 
-vs_result skinning_job_reference_from(const vs_skinning_job *job,
-                                      size_t first, vs_error *error)
+vs_result skinning_job_reference_from(const vs_skinning_job *job, size_t first,
+                                      vs_error *error)
 {
     vs_result r;
     const size_t inf = job->influence_count;

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "skin/kernel.h"
 #include "skin/dqs_kernel.h"
+#include "skin/kernel.h"
 #include "skin/skinning_internal.h"
 
 typedef struct job_source {

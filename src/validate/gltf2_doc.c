@@ -59,8 +59,7 @@ static void load_buffers(vd_doc *d, const char *base_dir, uint64_t max)
         if (cJSON_IsString(uri)) {
             vs_error err;
             if (gltf_load_uri(d->src, base_dir, uri->valuestring, path, max,
-                              d->opt.allow_external_paths, out,
-                              &err) != VS_OK)
+                              d->opt.allow_external_paths, out, &err) != VS_OK)
                 out->data = NULL;
         } else if (i == 0 && d->glb_bin && d->glb_bin_size) {
             /* Borrowed: copy so that every buffer is freed the same way. */

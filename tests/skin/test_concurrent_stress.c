@@ -157,9 +157,11 @@ static void *worker(void *arg)
     thread_state *t = arg;
     const shared_state *s = t->shared;
     vs_pose *poses[MAX_ASSETS] = {0};
-    float *result = malloc((s->max_floats ? s->max_floats : 1) * sizeof *result);
+    float *result =
+        malloc((s->max_floats ? s->max_floats : 1) * sizeof *result);
     for (uint32_t a = 0; a < s->asset_count; ++a)
-        if (vs_pose_create(s->assets[a], &poses[a], NULL) != VS_OK) ++t->failures;
+        if (vs_pose_create(s->assets[a], &poses[a], NULL) != VS_OK)
+            ++t->failures;
     if (!result || t->failures) {
         ++t->failures;
         goto done;
@@ -180,7 +182,8 @@ static void *worker(void *arg)
             ++t->mismatches;
     }
 done:
-    for (uint32_t a = 0; a < s->asset_count; ++a) vs_pose_free(poses[a]);
+    for (uint32_t a = 0; a < s->asset_count; ++a)
+        vs_pose_free(poses[a]);
     free(result);
     return NULL;
 }
@@ -222,12 +225,16 @@ static void test_threads_match_single_threaded(void)
         iterations += states[i].iterations;
     }
     CHECK_MSG(failures == 0, "%u calls failed in threads", failures);
-    CHECK_MSG(mismatches == 0, "%u of %u results differ from the "
-              "single-threaded ones", mismatches, iterations);
+    CHECK_MSG(mismatches == 0,
+              "%u of %u results differ from the "
+              "single-threaded ones",
+              mismatches, iterations);
 
-    for (size_t i = 0; i < s.item_count; ++i) free(s.items[i].expected);
+    for (size_t i = 0; i < s.item_count; ++i)
+        free(s.items[i].expected);
     free(s.items);
-    for (uint32_t a = 0; a < s.asset_count; ++a) vs_asset_free(s.assets[a]);
+    for (uint32_t a = 0; a < s.asset_count; ++a)
+        vs_asset_free(s.assets[a]);
 }
 
 int main(void)

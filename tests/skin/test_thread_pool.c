@@ -20,7 +20,8 @@ static void visit(void *user, size_t begin, size_t end, uint32_t worker)
 {
     visit_state *s = user;
     if (worker >= s->threads) atomic_fetch_add(&s->bad_worker, 1);
-    for (size_t i = begin; i < end; ++i) atomic_fetch_add(&s->hits[i], 1);
+    for (size_t i = begin; i < end; ++i)
+        atomic_fetch_add(&s->hits[i], 1);
 }
 
 static void test_every_index_once(void)
@@ -35,15 +36,19 @@ static void test_every_index_once(void)
         uint32_t expect = thread_counts[t] ? thread_counts[t] : 1;
         CHECK(vs_context_thread_count(ctx) == expect);
         for (size_t g = 0; g < sizeof grains / sizeof grains[0]; ++g) {
-            for (size_t i = 0; i < N; ++i) atomic_init(&hits[i], 0);
+            for (size_t i = 0; i < N; ++i)
+                atomic_init(&hits[i], 0);
             visit_state s = {.hits = hits, .threads = expect};
             atomic_init(&s.bad_worker, 0);
-            CHECK(vs_context_parallel_for(ctx, N, grains[g], visit, &s,
-                                          NULL) == VS_OK);
+            CHECK(vs_context_parallel_for(ctx, N, grains[g], visit, &s, NULL) ==
+                  VS_OK);
             int wrong = 0;
-            for (size_t i = 0; i < N; ++i) wrong += atomic_load(&hits[i]) != 1;
-            CHECK_MSG(wrong == 0, "%d threads, grain %zu: %d indices not "
-                      "visited exactly once", (int)expect, grains[g], wrong);
+            for (size_t i = 0; i < N; ++i)
+                wrong += atomic_load(&hits[i]) != 1;
+            CHECK_MSG(wrong == 0,
+                      "%d threads, grain %zu: %d indices not "
+                      "visited exactly once",
+                      (int)expect, grains[g], wrong);
             CHECK(atomic_load(&s.bad_worker) == 0);
         }
         vs_context_free(ctx);
@@ -61,11 +66,11 @@ static void test_many_small_jobs(void)
     int wrong = 0;
     for (int round = 0; round < ROUNDS; ++round) {
         size_t count = 1 + (size_t)(round % N);
-        for (size_t i = 0; i < N; ++i) atomic_init(&hits[i], 0);
+        for (size_t i = 0; i < N; ++i)
+            atomic_init(&hits[i], 0);
         visit_state s = {.hits = hits, .threads = 4};
         atomic_init(&s.bad_worker, 0);
-        CHECK(vs_context_parallel_for(ctx, count, 1, visit, &s, NULL) ==
-              VS_OK);
+        CHECK(vs_context_parallel_for(ctx, count, 1, visit, &s, NULL) == VS_OK);
         for (size_t i = 0; i < N; ++i)
             wrong += atomic_load(&hits[i]) != (i < count ? 1 : 0);
     }
@@ -172,7 +177,8 @@ static void test_parallel_skinning_bit_identical(void)
     float *ref = malloc(n * 10 * sizeof(float));
     float *out = malloc(n * 10 * sizeof(float));
     for (int j = 0; j < JOINTS; ++j) {
-        for (int k = 0; k < 16; ++k) mats[16 * j + k] = rnd();
+        for (int k = 0; k < 16; ++k)
+            mats[16 * j + k] = rnd();
         mats[16 * j + 3] = mats[16 * j + 7] = mats[16 * j + 11] = 0.0f;
         mats[16 * j + 15] = 1.0f;
     }
@@ -180,18 +186,26 @@ static void test_parallel_skinning_bit_identical(void)
         joints[v] = (uint16_t)((rnd() + 1.0f) * 0.5f * (JOINTS - 1));
         weights[v] = rnd() + 1.0f;
     }
-    for (size_t v = 0; v < n * 3; ++v) pos[v] = rnd(), nrm[v] = rnd();
-    for (size_t v = 0; v < n * 4; ++v) tan[v] = rnd();
+    for (size_t v = 0; v < n * 3; ++v)
+        pos[v] = rnd(), nrm[v] = rnd();
+    for (size_t v = 0; v < n * 4; ++v)
+        tan[v] = rnd();
     /* Interleaved output (stride 10 floats) exercises byte strides. */
     vs_skinning_job job = {
-        .vertex_count = n, .influence_count = INF,
-        .joint_matrices = mats, .joint_count = JOINTS,
-        .joints = joints, .weights = weights,
-        .in_positions = pos, .out_positions = ref,
+        .vertex_count = n,
+        .influence_count = INF,
+        .joint_matrices = mats,
+        .joint_count = JOINTS,
+        .joints = joints,
+        .weights = weights,
+        .in_positions = pos,
+        .out_positions = ref,
         .out_positions_stride = 10 * sizeof(float),
-        .in_normals = nrm, .out_normals = ref + 3,
+        .in_normals = nrm,
+        .out_normals = ref + 3,
         .out_normals_stride = 10 * sizeof(float),
-        .in_tangents = tan, .out_tangents = ref + 6,
+        .in_tangents = tan,
+        .out_tangents = ref + 6,
         .out_tangents_stride = 10 * sizeof(float),
     };
     /* Both methods: DQS goes through the same job, so it splits the same

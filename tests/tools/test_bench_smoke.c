@@ -99,7 +99,7 @@ static void test_smoke_json(void)
 static void test_usage_errors(void)
 {
     static const char *bad[] = {"bench --sizes 0",      "bench --threads x",
-                                "bench --influences 9", "bench --method dq",
+                                "bench --influences 9", "bench --method cubic",
                                 "bench --nope",         "bench --min-time -1",
                                 "bench --sizes"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
@@ -114,9 +114,38 @@ static void test_usage_errors(void)
     cli_result_free(&r);
 }
 
+/* --method dq: the skinning rows blend dual quaternions (the same grid, the
+ * DQS scalar reference as baseline); the stream rows are linear-only. */
+static void test_smoke_dual_quaternion(void)
+{
+    cli_result r = cli_run("bench --smoke --json --method dq");
+    CHECK_MSG(r.status == 0, "%s", r.err);
+    cJSON *root = cJSON_Parse(r.out);
+    CHECK_MSG(root != NULL, "not JSON: %.200s", r.out);
+    const cJSON *method = cJSON_GetObjectItem(root, "method");
+    CHECK(cJSON_IsString(method) && !strcmp(method->valuestring, "dq"));
+    const cJSON *rows = cJSON_GetObjectItem(root, "rows");
+    CHECK(count_kind(rows, "skin") == 2 * 4 * 3 * 3);
+    CHECK(count_kind(rows, "stream") == 0);
+    const cJSON *row;
+    int bad = 0;
+    cJSON_ArrayForEach(row, rows)
+    {
+        if (strcmp(cJSON_GetObjectItem(row, "kind")->valuestring, "skin"))
+            continue;
+        if (!positive(row, "vertices_per_second") ||
+            !positive(row, "speedup_vs_reference"))
+            ++bad;
+    }
+    CHECK(bad == 0);
+    cJSON_Delete(root);
+    cli_result_free(&r);
+}
+
 int main(void)
 {
     RUN(test_smoke_json);
+    RUN(test_smoke_dual_quaternion);
     RUN(test_usage_errors);
     return test_summary();
 }
