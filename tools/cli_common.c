@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -166,4 +167,22 @@ const char *cli_node_name(const vs_asset *asset, uint32_t node, char *buf,
     if (name && name[0]) return name;
     snprintf(buf, size, "node%u", node);
     return buf;
+}
+
+bool cli_may_write(const char *cmd, const char *input, const char *path,
+                   bool force)
+{
+    struct stat out, in;
+    if (stat(path, &out) != 0) return true;
+    if (input && stat(input, &in) == 0 && in.st_dev == out.st_dev &&
+        in.st_ino == out.st_ino) {
+        cli_error(cmd, "%s: refusing to write over the input file", path);
+        return false;
+    }
+    if (!force) {
+        cli_error(cmd, "%s: already exists (use --force to overwrite it)",
+                  path);
+        return false;
+    }
+    return true;
 }

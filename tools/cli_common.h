@@ -42,6 +42,12 @@ int cli_parse_common(const char *cmd, int argc, char **argv, int *i,
 int cli_unknown(const char *cmd, const char *arg);
 void cli_options_free(cli_options *opts);
 
+/* False (with "vskin CMD: PATH: ..." printed) when `path` must not be
+ * written: it is the input file (never, even with --force), or it exists and
+ * `force` is false. Nothing the user gave is overwritten without asking. */
+bool cli_may_write(const char *cmd, const char *input, const char *path,
+                   bool force);
+
 /* Parses "0,1,2.5" into a malloc'd array of finite floats. */
 bool cli_parse_times(const char *text, float **out, size_t *count);
 

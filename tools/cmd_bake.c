@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -160,22 +159,9 @@ static int parse(int argc, char **argv, bake_args *a)
     return check_args(a);
 }
 
-/* False (with a message) when path is the input, or exists without --force. */
 static bool may_write(const bake_args *a, const char *path)
 {
-    struct stat out, in;
-    if (stat(path, &out) != 0) return true;
-    if (a->common.file && stat(a->common.file, &in) == 0 &&
-        in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-        cli_error("bake", "%s: refusing to write over the input file", path);
-        return false;
-    }
-    if (!a->force) {
-        cli_error("bake", "%s: already exists (use --force to overwrite it)",
-                  path);
-        return false;
-    }
-    return true;
+    return cli_may_write("bake", a->common.file, path, a->force);
 }
 
 static bool may_write_with_suffix(const bake_args *a, const char *base,

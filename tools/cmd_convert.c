@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -85,23 +84,9 @@ static int parse(int argc, char **argv, convert_args *args)
     return -1;
 }
 
-/* False (with a message) when path must not be written: it is the input,
- * or it exists and --force was not given. */
 static bool may_write(const convert_args *args, const char *path)
 {
-    struct stat out, in;
-    if (stat(path, &out) != 0) return true;
-    if (args->common.file && stat(args->common.file, &in) == 0 &&
-        in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-        cli_error("convert", "%s: refusing to write over the input file", path);
-        return false;
-    }
-    if (!args->force) {
-        cli_error("convert", "%s: already exists (use --force to overwrite it)",
-                  path);
-        return false;
-    }
-    return true;
+    return cli_may_write("convert", args->common.file, path, args->force);
 }
 
 static void warn(const char *what, uint32_t count)

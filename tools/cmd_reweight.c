@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -115,20 +114,7 @@ static int parse(int argc, char **argv, reweight_args *a)
 
 static bool may_write(const reweight_args *a, const char *path)
 {
-    struct stat out, in;
-    if (stat(path, &out) != 0) return true;
-    if (stat(a->file, &in) == 0 && in.st_dev == out.st_dev &&
-        in.st_ino == out.st_ino) {
-        cli_error("reweight", "%s: refusing to write over the input file",
-                  path);
-        return false;
-    }
-    if (!a->force) {
-        cli_error("reweight",
-                  "%s: already exists (use --force to overwrite it)", path);
-        return false;
-    }
-    return true;
+    return cli_may_write("reweight", a->file, path, a->force);
 }
 
 static bool write_and_report(const reweight_args *a, const vs_asset *src,
