@@ -27,7 +27,10 @@ static void skin_everything(vs_pose *pose, const vs_asset *asset)
         const vs_mesh *mesh = &asset->meshes[asset->nodes[node].mesh];
         for (uint32_t p = 0; p < mesh->primitive_count && p < MAX_PRIMITIVES;
              ++p) {
-            vs_pose_mesh_options options = {0, (vs_skin_space)(p & 1)};
+            /* Alternate spaces and methods so both blends see hostile input. */
+            vs_pose_mesh_options options = {
+                0, (vs_skin_space)(p & 1),
+                (p & 2) ? VS_SKIN_DUAL_QUATERNION : VS_SKIN_LINEAR};
             vs_posed_primitive posed;
             memset(&posed, 0, sizeof posed);
             if (vs_pose_mesh_primitive(pose, node, p, &options, &posed,
