@@ -11,10 +11,12 @@
 #include "core/joint_bounds.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/asset_internal.h"
 #include "core/error.h"
+#include "core/influence_sets.h"
 #include "core/xform.h"
 
 void bounds_box_empty(bounds_box *b)
@@ -155,17 +157,94 @@ static float *bind_transforms(vs_asset *asset, const vs_skin *skin,
     return l;
 }
 
-static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
-                               const vs_skin *skin, const float *bind,
-                               float wlo, float whi, prim_bounds *out,
-                               vs_error *error)
+/* Subtracted from each least weight: the skinning job's float division may
+ * round a weight below the one computed here in double. */
+#define WEIGHT_SLACK 1e-6f
+
+/* The ascending distinct joints with a weight > 0 among the vertex's
+ * influences; returns how many. */
+static uint32_t positive_joints(const float *w, const uint16_t *jt,
+                                uint32_t inf, uint16_t *out)
 {
-    bounds_box *joints = asset_calloc(asset, skin->joint_count, sizeof *joints,
-                                      error, "joint bounds");
-    if (!joints) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
-    for (uint32_t j = 0; j < skin->joint_count; ++j)
-        bounds_box_empty(&joints[j]);
-    bounds_box_empty(&out->unweighted);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < inf; ++i) {
+        if (!(w[i] > 0.0f)) continue;
+        uint32_t k = n;
+        while (k > 0 && out[k - 1] > jt[i])
+            --k;
+        if (k > 0 && out[k - 1] == jt[i]) continue; /* repeated joint */
+        memmove(out + k + 1, out + k, (n - k) * sizeof *out);
+        out[k] = jt[i];
+        ++n;
+    }
+    return n;
+}
+
+/* A copy of n items of `size` bytes owned by the asset (NULL when n is 0). */
+static void *keep(vs_asset *asset, const void *src, size_t n, size_t size,
+                  bool *ok, vs_error *error)
+{
+    if (!n || !*ok) return NULL;
+    void *dst = asset_calloc(asset, n, size, error, "joint bounds");
+    if (dst) memcpy(dst, src, n * size);
+    *ok = dst != NULL;
+    return dst;
+}
+
+/* Moves the sets and the overflow boxes into the asset, and makes each
+ * per-joint box the union of that joint's member and overflow boxes. */
+static vs_result keep_sets(vs_asset *asset, const influence_sets *sets,
+                           const bounds_box *overflow, uint32_t joint_count,
+                           bounds_box *joints, prim_bounds *out,
+                           vs_error *error)
+{
+    uint32_t n_over = 0;
+    for (uint32_t j = 0; j < joint_count; ++j)
+        n_over += !bounds_box_is_empty(&overflow[j]);
+    bool ok = true;
+    uint16_t *oj = NULL;
+    bounds_box *ob = NULL;
+    if (n_over) {
+        oj = asset_calloc(asset, n_over, sizeof *oj, error, "joint bounds");
+        ob = oj ? asset_calloc(asset, n_over, sizeof *ob, error, "joint bounds")
+                : NULL;
+        ok = ob != NULL;
+    }
+    for (uint32_t j = 0, k = 0; ok && j < joint_count; ++j)
+        if (!bounds_box_is_empty(&overflow[j])) {
+            oj[k] = (uint16_t)j;
+            ob[k++] = overflow[j];
+            joints[j] = overflow[j];
+        }
+    out->set_start = keep(asset, sets->start, sets->count + 1,
+                          sizeof *sets->start, &ok, error);
+    out->set_joints =
+        keep(asset, sets->joints, sets->len, sizeof *sets->joints, &ok, error);
+    out->member_boxes =
+        keep(asset, sets->boxes, sets->len, sizeof *sets->boxes, &ok, error);
+    out->member_lo =
+        keep(asset, sets->lo, sets->len, sizeof *sets->lo, &ok, error);
+    out->set_boxes =
+        keep(asset, sets->mesh, sets->count, sizeof *sets->mesh, &ok, error);
+    if (!ok) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+    out->set_count = sets->count;
+    out->overflow_count = n_over;
+    out->overflow_joints = oj;
+    out->overflow_boxes = ob;
+    for (size_t k = 0; k < sets->len; ++k) {
+        bounds_box *jb = &joints[sets->joints[k]];
+        bounds_box_add(jb, sets->boxes[k].min);
+        bounds_box_add(jb, sets->boxes[k].max);
+    }
+    return VS_OK;
+}
+
+/* Sorts the vertices into influence sets (or, past the cap, per-joint
+ * overflow boxes), adding each to its set's boxes and least weights. */
+static bool gather(const vs_primitive *prim, const float *bind, float wlo,
+                   float whi, influence_sets *sets, bounds_box *overflow,
+                   uint16_t *members, prim_bounds *out)
+{
     const uint32_t inf = prim->influence_count;
     for (size_t v = 0; v < prim->vertex_count; ++v) {
         bounds_box vb;
@@ -185,13 +264,65 @@ static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
             continue;
         }
         if (negative) out->not_convex = true;
-        for (uint32_t i = 0; i < inf; ++i)
-            if (w[i] > 0.0f)
-                add_vertex_box(&joints[jt[i]], bind + 16 * (size_t)jt[i], &vb);
+        uint32_t n = positive_joints(w, jt, inf, members);
+        uint32_t set;
+        if (!influence_sets_find(sets, members, n, &set)) return false;
+        if (set == UINT32_MAX) {
+            for (uint32_t m = 0; m < n; ++m)
+                add_vertex_box(&overflow[members[m]],
+                               bind + 16 * (size_t)members[m], &vb);
+            continue;
+        }
+        add_vertex_box(&sets->mesh[set], NULL, &vb);
+        for (uint32_t m = 0; m < n; ++m) {
+            size_t k = sets->start[set] + m;
+            add_vertex_box(&sets->boxes[k], bind + 16 * (size_t)members[m],
+                           &vb);
+            /* A repeated joint's weights add up, as in the skinning job. */
+            double wj = 0.0;
+            for (uint32_t i = 0; i < inf; ++i)
+                if (jt[i] == members[m] && w[i] > 0.0f) wj += w[i];
+            float lo = (float)(wj / sum) - WEIGHT_SLACK;
+            if (lo < sets->lo[k]) sets->lo[k] = lo > 0.0f ? lo : 0.0f;
+        }
     }
+    return true;
+}
+
+static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
+                               const vs_skin *skin, const float *bind,
+                               float wlo, float whi, prim_bounds *out,
+                               vs_error *error)
+{
+    bounds_box *joints = asset_calloc(asset, skin->joint_count, sizeof *joints,
+                                      error, "joint bounds");
+    if (!joints) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+    for (uint32_t j = 0; j < skin->joint_count; ++j)
+        bounds_box_empty(&joints[j]);
+    bounds_box_empty(&out->unweighted);
     out->joint_count = skin->joint_count;
     out->joints = joints;
-    return VS_OK;
+    /* Load-time scratch, freed before returning. */
+    influence_sets sets;
+    bool ok = influence_sets_init(&sets);
+    bounds_box *overflow = calloc(skin->joint_count, sizeof *overflow);
+    uint16_t *members = calloc(prim->influence_count, sizeof *members);
+    ok = ok && overflow && members;
+    if (ok) {
+        for (uint32_t j = 0; j < skin->joint_count; ++j)
+            bounds_box_empty(&overflow[j]);
+        ok = gather(prim, bind, wlo, whi, &sets, overflow, members, out);
+    }
+    out->bind = bind;
+    vs_result r = ok ? keep_sets(asset, &sets, overflow, skin->joint_count,
+                                 joints, out, error)
+                     : set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                                 "%s: joint bounds: out of memory",
+                                 asset->source_name);
+    influence_sets_free(&sets);
+    free(overflow);
+    free(members);
+    return r;
 }
 
 vs_result joint_bounds_build(vs_asset *asset, vs_error *error)

@@ -27,6 +27,26 @@ typedef struct prim_bounds {
     uint32_t joint_count;
     const bounds_box *joints;
     bounds_box unweighted;
+    /* Tighter, and what vs_pose_fast_bounds uses (docs/bounds.md): per
+     * distinct influence set S (the joints with a weight > 0 on a vertex),
+     * over the vertices whose set is exactly S. Set s has the members
+     * set_joints[set_start[s] .. set_start[s + 1] - 1]; per member j the box
+     * of L_j p (member_boxes) and j's least normalized weight, lowered a
+     * little for rounding (member_lo); per set the box of p in the mesh's
+     * space (set_boxes). Vertices whose set would be a new one past
+     * INFLUENCE_SETS_MAX sets add instead to one L_j box per joint over
+     * those vertices only (overflow_joints, overflow_boxes). */
+    uint32_t set_count;
+    const uint32_t *set_start;
+    const uint16_t *set_joints;
+    const bounds_box *member_boxes;
+    const float *member_lo;
+    const bounds_box *set_boxes;
+    uint32_t overflow_count;
+    const uint16_t *overflow_joints;
+    const bounds_box *overflow_boxes;
+    /* L_j = IBM_j * BSM per joint of the skin, 16 floats each. */
+    const float *bind;
     /* Some vertex has a negative (or non-finite) weight with a positive sum:
      * the skinned point is then no convex combination of J_i p, so the joint
      * boxes do not bound it and callers must skin that primitive. */

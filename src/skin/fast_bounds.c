@@ -36,6 +36,48 @@ static bool joint_worlds(const vs_pose *pose, const vs_skin *skin,
     return true;
 }
 
+/* Influence set s of pb, given M_j (worlds) and J_j (joint_mats); adds to b
+ * the intersection of two boxes that both hold its posed vertices:
+ * - the hull of M_j applied to member j's box of L_j p, over members j;
+ * - with w_j >= lo_j and sum w_j = 1, the weights lie in the simplex whose
+ *   corners are lo + (1 - sum lo) e_k, and p' = (sum w_j J_j) p is bilinear
+ *   in (w, p): its box is that of the set's mesh-space box through the
+ *   blended matrices at those corners, B_k = C + (1 - sum lo) J_k with
+ *   C = sum lo_j J_j. */
+static void add_set(const prim_bounds *pb, uint32_t s, const float *worlds,
+                    const float *joint_mats, bounds_box *b)
+{
+    uint32_t first = pb->set_start[s], end = pb->set_start[s + 1];
+    bounds_box hull, blend;
+    bounds_box_empty(&hull);
+    bounds_box_empty(&blend);
+    float c[16] = {0}, rest = 1.0f;
+    for (uint32_t k = first; k < end; ++k) {
+        const uint16_t j = pb->set_joints[k];
+        bounds_box_add_transformed(&hull, worlds + 16 * (size_t)j,
+                                   &pb->member_boxes[k]);
+        const float *m = joint_mats + 16 * (size_t)j;
+        for (int e = 0; e < 16; ++e)
+            c[e] += pb->member_lo[k] * m[e];
+        rest -= pb->member_lo[k];
+    }
+    if (rest < 0.0f) rest = 0.0f;
+    for (uint32_t k = first; k < end; ++k) {
+        const float *m = joint_mats + 16 * (size_t)pb->set_joints[k];
+        float bk[16];
+        for (int e = 0; e < 16; ++e)
+            bk[e] = c[e] + rest * m[e];
+        bounds_box_add_transformed(&blend, bk, &pb->set_boxes[s]);
+    }
+    if (bounds_box_is_empty(&hull)) return;
+    for (int a = 0; a < 3; ++a) {
+        hull.min[a] = fmaxf(hull.min[a], blend.min[a]);
+        hull.max[a] = fminf(hull.max[a], blend.max[a]);
+    }
+    bounds_box_add(b, hull.min);
+    bounds_box_add(b, hull.max);
+}
+
 static bool exact_primitive(const vs_pose *pose, uint32_t node, uint32_t p,
                             const vs_pose_mesh_options *options, bounds_box *b)
 {
@@ -74,13 +116,20 @@ static bool skinned_instance(const vs_pose *pose, uint32_t instance,
             continue;
         }
         if (!worlds) {
-            worlds = malloc(sizeof(float) * 16 * (size_t)skin->joint_count);
+            /* M_j for every joint, then J_j = M_j * L_j. */
+            worlds = malloc(sizeof(float) * 32 * (size_t)skin->joint_count);
             ok = worlds && joint_worlds(pose, skin, relative_to, worlds);
             if (!ok) break;
+            for (uint32_t j = 0; j < skin->joint_count; ++j)
+                xform_mul(worlds + 16 * (size_t)j, pb->bind + 16 * (size_t)j,
+                          worlds + 16 * ((size_t)skin->joint_count + j));
         }
-        for (uint32_t j = 0; j < pb->joint_count; ++j)
-            bounds_box_add_transformed(b, worlds + 16 * (size_t)j,
-                                       &pb->joints[j]);
+        for (uint32_t k = 0; k < pb->set_count; ++k)
+            add_set(pb, k, worlds, worlds + 16 * (size_t)skin->joint_count, b);
+        for (uint32_t k = 0; k < pb->overflow_count; ++k)
+            bounds_box_add_transformed(
+                b, worlds + 16 * (size_t)pb->overflow_joints[k],
+                &pb->overflow_boxes[k]);
         /* Unweighted vertices keep their input position. */
         if (!bounds_box_is_empty(&pb->unweighted)) {
             bounds_box_add(b, pb->unweighted.min);

@@ -81,11 +81,7 @@ static void check_asset(const char *path, bool shared)
         }
     }
     printf("  %-70s worst fast/exact diagonal %.4f\n", path, worst);
-    /* MANIFEST.md: the first SimpleSkin tutorial revision swaps joint
-     * indices and IBMs (the rest pose is squashed to half height), so joint
-     * boxes hold points that no pose reaches; it measures 1.58x and is only
-     * held to containment. */
-    if (shared && !strstr(path, "SimpleSkin_tutorial-e73f143"))
+    if (shared)
         CHECK_MSG(worst <= MAX_RATIO, "%s: fast diagonal %.4f x exact", path,
                   worst);
     ++assets_checked;
