@@ -591,11 +591,13 @@ bool vs_asset_joint_bounds(const vs_asset *asset, uint32_t instance,
                            float out_min[3], float out_max[3]);
 
 /* A conservative world box of all posed mesh instances from the joint
- * matrices alone: the union of G(joint_j) applied to the corners of each
- * joint's bind-space box (rigid instances: world matrix x mesh box). It
- * always contains vs_pose_bounds (the exact box), costs O(joints) per
- * primitive, not O(vertices), except where convexity fails (options with
- * VS_SKIN_RAW_WEIGHTS, or negative weights): those primitives are skinned.
+ * matrices alone: per influence set of each primitive, the joints' images of
+ * that set's bind-space boxes intersected with a least-weight blend bound
+ * (docs/bounds.md); rigid instances: world matrix x mesh box. It always
+ * contains vs_pose_bounds (the exact box) and costs O(influence-set members)
+ * per primitive, not O(vertices), except where convexity fails (options with
+ * VS_SKIN_RAW_WEIGHTS or VS_SKIN_DUAL_QUATERNION, or negative weights):
+ * those primitives are skinned.
  * Call vs_pose_update_world first. False when there is no vertex. */
 bool vs_pose_fast_bounds(const vs_pose *pose,
                          const vs_pose_mesh_options *options,

@@ -150,23 +150,34 @@ static void test_joint_bounds_accessor(void)
     vs_asset_free(asset);
 }
 
-/* A vertex weighted (1.5, -0.5) is no convex combination of the joints'
- * transforms: 1.5 * J0 p - 0.5 * J1 p leaves their hull. The fast bound
- * must notice and still contain it (it skins such primitives). */
-static void test_negative_weights_still_contained(void)
+/* A skinned asset built in memory: node 0 holds the mesh, nodes 1..joints
+ * are the joints (all at the origin, identity IBMs), one primitive of
+ * `vertices` points with `influences` influences per vertex, zero-filled
+ * for the caller to set through the returned pointers. */
+typedef struct synthetic {
+    vs_asset *asset;
+    float *positions;
+    float *weights;
+    uint16_t *joints;
+} synthetic;
+
+static bool synthetic_create(uint32_t vertices, uint32_t joints,
+                             uint32_t influences, synthetic *out)
 {
-    vs_asset *a = asset_create("negative.gltf", NULL);
-    if (!a) return;
-    vs_node *nodes = asset_calloc(a, 3, sizeof *nodes, NULL, "t");
+    vs_asset *a = asset_create("synthetic.gltf", NULL);
+    if (!a) return false;
+    uint32_t node_count = joints + 1;
+    size_t slots = (size_t)vertices * influences;
+    vs_node *nodes = asset_calloc(a, node_count, sizeof *nodes, NULL, "t");
     vs_mesh *mesh = asset_calloc(a, 1, sizeof *mesh, NULL, "t");
     vs_primitive *prim = asset_calloc(a, 1, sizeof *prim, NULL, "t");
     vs_skin *skin = asset_calloc(a, 1, sizeof *skin, NULL, "t");
-    float *pos = asset_calloc(a, 6, sizeof *pos, NULL, "t");
-    float *w = asset_calloc(a, 8, sizeof *w, NULL, "t");
-    uint16_t *jt = asset_calloc(a, 8, sizeof *jt, NULL, "t");
-    uint32_t *sj = asset_calloc(a, 2, sizeof *sj, NULL, "t");
+    float *pos = asset_calloc(a, (size_t)vertices * 3, sizeof *pos, NULL, "t");
+    float *w = asset_calloc(a, slots, sizeof *w, NULL, "t");
+    uint16_t *jt = asset_calloc(a, slots, sizeof *jt, NULL, "t");
+    uint32_t *sj = asset_calloc(a, joints, sizeof *sj, NULL, "t");
     if (!nodes || !mesh || !prim || !skin || !pos || !w || !jt || !sj) abort();
-    for (uint32_t i = 0; i < 3; ++i) {
+    for (uint32_t i = 0; i < node_count; ++i) {
         nodes[i].name = "";
         nodes[i].mesh = -1;
         nodes[i].skin = -1;
@@ -176,32 +187,51 @@ static void test_negative_weights_still_contained(void)
     }
     nodes[0].mesh = 0;
     nodes[0].skin = 0;
-    pos[4] = 1.0f;                        /* vertices (0,0,0) and (0,1,0) */
-    w[0] = 1.5f, w[1] = -0.5f, jt[1] = 1; /* vertex 0 */
-    w[4] = 1.0f;                          /* vertex 1 */
     *prim = (vs_primitive){.mode = VS_MODE_POINTS,
-                           .vertex_count = 2,
+                           .vertex_count = vertices,
                            .positions = pos,
-                           .influence_count = 4,
+                           .influence_count = influences,
                            .joints = jt,
                            .weights = w,
                            .material = -1};
     *mesh = (vs_mesh){.name = "", .primitive_count = 1, .primitives = prim};
-    sj[0] = 1, sj[1] = 2;
+    for (uint32_t j = 0; j < joints; ++j)
+        sj[j] = j + 1;
     skin->name = "";
-    skin->joint_count = 2;
+    skin->joint_count = joints;
     skin->joints = sj;
     skin->skeleton = -1;
     for (int i = 0; i < 16; ++i)
         skin->bind_shape_matrix[i] = i % 5 ? 0.0f : 1.0f;
     a->format = VS_FORMAT_GLTF2;
-    a->nodes = nodes, a->node_count = 3;
+    a->nodes = nodes, a->node_count = node_count;
     a->meshes = mesh, a->mesh_count = 1;
     a->skins = skin, a->skin_count = 1;
+    *out = (synthetic){a, pos, w, jt};
+    return true;
+}
+
+static vs_pose *synthetic_finish(synthetic *s)
+{
     vs_error e = {0};
-    CHECK_MSG(asset_finalize(a, &e) == VS_OK, "%s", e.message);
+    CHECK_MSG(asset_finalize(s->asset, &e) == VS_OK, "%s", e.message);
     vs_pose *pose = NULL;
-    CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
+    CHECK(vs_pose_create(s->asset, &pose, NULL) == VS_OK);
+    return pose;
+}
+
+/* A vertex weighted (1.5, -0.5) is no convex combination of the joints'
+ * transforms: 1.5 * J0 p - 0.5 * J1 p leaves their hull. The fast bound
+ * must notice and still contain it (it skins such primitives). */
+static void test_negative_weights_still_contained(void)
+{
+    synthetic s;
+    if (!synthetic_create(2, 2, 4, &s)) return;
+    s.positions[4] = 1.0f;                      /* (0,0,0) and (0,1,0) */
+    s.weights[0] = 1.5f, s.weights[1] = -0.5f; /* vertex 0 */
+    s.joints[1] = 1;
+    s.weights[4] = 1.0f; /* vertex 1 */
+    vs_pose *pose = synthetic_finish(&s);
     if (pose) {
         /* Joint 1 moves to x = 4: vertex 0 lands at x = -0.5 * 4 = -2. */
         vs_trs t = {{4, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
@@ -215,12 +245,86 @@ static void test_negative_weights_still_contained(void)
         CHECK(lo[0] <= -2.0f);
     }
     vs_pose_free(pose);
-    vs_asset_free(a);
+    vs_asset_free(s.asset);
+}
+
+/* 100 vertices on [0, 1] along x, each 0.9 on joint 0 and 0.1 on joint 1;
+ * joint 1 moves 100 along y. Every vertex lands at y = 10 exactly. Boxes
+ * per joint would reach y = 100 (joint 1 carries the whole line); the
+ * least-weight blend bound of the influence set is exact here (up to the
+ * 1e-6 weight slack, times 100). */
+static void test_light_far_joint_stays_tight(void)
+{
+    synthetic s;
+    if (!synthetic_create(100, 2, 2, &s)) return;
+    for (uint32_t v = 0; v < 100; ++v) {
+        s.positions[3 * v] = (float)v / 99.0f;
+        s.weights[2 * v] = 0.9f, s.weights[2 * v + 1] = 0.1f;
+        s.joints[2 * v + 1] = 1;
+    }
+    vs_pose *pose = synthetic_finish(&s);
+    if (pose) {
+        vs_trs t = {{0, 100, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+        vs_pose_set_local(pose, 2, &t);
+        vs_pose_update_world(pose);
+        check_pose("light far joint", pose, &modes[0], "moved");
+        float lo[3], hi[3];
+        CHECK(vs_pose_fast_bounds(pose, NULL, lo, hi));
+        CHECK_MSG(lo[1] >= 10.0f - 1e-3f && hi[1] <= 10.0f + 1e-3f,
+                  "fast y range [%g, %g], exact [10, 10]", lo[1], hi[1]);
+        CHECK(lo[0] >= -1e-3f && hi[0] <= 1.0f + 1e-3f);
+    }
+    vs_pose_free(pose);
+    vs_asset_free(s.asset);
+}
+
+/* More distinct influence sets than a primitive keeps (INFLUENCE_SETS_MAX,
+ * 4096): 12000 vertices on 3 random joints of 48 with random weights, 40
+ * random poses with rotation, translation and non-uniform scale. The
+ * vertices past the cap take the per-joint overflow boxes; the fast box
+ * must still contain the exact one. */
+static void test_many_influence_sets_still_contained(void)
+{
+    enum { V = 12000, J = 48, K = 3 };
+    synthetic s;
+    if (!synthetic_create(V, J, K, &s)) return;
+    uint32_t seed = 12345u;
+#define RAND01() ((seed = seed * 1664525u + 1013904223u) >> 8) / 16777216.0f
+    for (uint32_t v = 0; v < V; ++v) {
+        for (int k = 0; k < 3; ++k)
+            s.positions[3 * v + k] = RAND01() * 2.0f - 1.0f;
+        for (uint32_t i = 0; i < K; ++i) {
+            s.joints[K * v + i] = (uint16_t)(RAND01() * J);
+            s.weights[K * v + i] = 0.05f + RAND01();
+        }
+    }
+    vs_pose *pose = synthetic_finish(&s);
+    for (int trial = 0; pose && trial < 40; ++trial) {
+        for (uint32_t j = 1; j <= J; ++j) {
+            float q[4] = {RAND01() - 0.5f, RAND01() - 0.5f, RAND01() - 0.5f,
+                          RAND01() - 0.5f};
+            float n = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] +
+                            q[3] * q[3]);
+            vs_trs t = {{RAND01() * 4 - 2, RAND01() * 4 - 2, RAND01() * 4 - 2},
+                        {q[0] / n, q[1] / n, q[2] / n, q[3] / n},
+                        {0.5f + RAND01(), 0.5f + RAND01(), 0.5f + RAND01()}};
+            vs_pose_set_local(pose, j, &t);
+        }
+        vs_pose_update_world(pose);
+        char when[32];
+        snprintf(when, sizeof when, "trial %d", trial);
+        check_pose("many influence sets", pose, &modes[0], when);
+    }
+#undef RAND01
+    vs_pose_free(pose);
+    vs_asset_free(s.asset);
 }
 
 int main(void)
 {
     RUN(test_negative_weights_still_contained);
+    RUN(test_light_far_joint_stays_tight);
+    RUN(test_many_influence_sets_still_contained);
     RUN(test_joint_bounds_accessor);
     RUN(test_fast_contains_exact_on_test_data);
     RUN(test_fast_contains_exact_and_tight_on_shared_assets);
