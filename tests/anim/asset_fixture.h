@@ -4,11 +4,15 @@
 #ifndef VS_TESTS_ANIM_ASSET_FIXTURE_H
 #define VS_TESTS_ANIM_ASSET_FIXTURE_H
 
+#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/asset_internal.h"
 #include "core/xform.h"
+#include "test.h"
 
 /* An asset with `count` root nodes at identity, no mesh, no skin. */
 static inline vs_asset *fx_asset(uint32_t count)

@@ -6,6 +6,7 @@
 #include <ftw.h>
 #include <stdint.h>
 
+#include "anim/asset_fixture.h"
 #include "core/asset_internal.h"
 #include "test.h"
 #include "vskin/vskin.h"
@@ -164,11 +165,8 @@ typedef struct synthetic {
 static bool synthetic_create(uint32_t vertices, uint32_t joints,
                              uint32_t influences, synthetic *out)
 {
-    vs_asset *a = asset_create("synthetic.gltf", NULL);
-    if (!a) return false;
-    uint32_t node_count = joints + 1;
+    vs_asset *a = fx_asset(joints + 1);
     size_t slots = (size_t)vertices * influences;
-    vs_node *nodes = asset_calloc(a, node_count, sizeof *nodes, NULL, "t");
     vs_mesh *mesh = asset_calloc(a, 1, sizeof *mesh, NULL, "t");
     vs_primitive *prim = asset_calloc(a, 1, sizeof *prim, NULL, "t");
     vs_skin *skin = asset_calloc(a, 1, sizeof *skin, NULL, "t");
@@ -176,17 +174,9 @@ static bool synthetic_create(uint32_t vertices, uint32_t joints,
     float *w = asset_calloc(a, slots, sizeof *w, NULL, "t");
     uint16_t *jt = asset_calloc(a, slots, sizeof *jt, NULL, "t");
     uint32_t *sj = asset_calloc(a, joints, sizeof *sj, NULL, "t");
-    if (!nodes || !mesh || !prim || !skin || !pos || !w || !jt || !sj) abort();
-    for (uint32_t i = 0; i < node_count; ++i) {
-        nodes[i].name = "";
-        nodes[i].mesh = -1;
-        nodes[i].skin = -1;
-        nodes[i].rest_trs.rotation[3] = 1.0f;
-        for (int k = 0; k < 3; ++k)
-            nodes[i].rest_trs.scale[k] = 1.0f;
-    }
-    nodes[0].mesh = 0;
-    nodes[0].skin = 0;
+    if (!mesh || !prim || !skin || !pos || !w || !jt || !sj) abort();
+    fx_node(a, 0)->mesh = 0;
+    fx_node(a, 0)->skin = 0;
     *prim = (vs_primitive){.mode = VS_MODE_POINTS,
                            .vertex_count = vertices,
                            .positions = pos,
@@ -203,8 +193,6 @@ static bool synthetic_create(uint32_t vertices, uint32_t joints,
     skin->skeleton = -1;
     for (int i = 0; i < 16; ++i)
         skin->bind_shape_matrix[i] = i % 5 ? 0.0f : 1.0f;
-    a->format = VS_FORMAT_GLTF2;
-    a->nodes = nodes, a->node_count = node_count;
     a->meshes = mesh, a->mesh_count = 1;
     a->skins = skin, a->skin_count = 1;
     *out = (synthetic){a, pos, w, jt};
