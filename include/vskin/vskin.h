@@ -28,6 +28,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility; what this header declares
+ * is its exported interface. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define VS_VERSION_MAJOR 0
 #define VS_VERSION_MINOR 1
 #define VS_VERSION_PATCH 0
@@ -830,6 +836,10 @@ typedef struct vs_crowd_job {
  * first failing instance. */
 vs_result vs_crowd_run(vs_context *context, const vs_crowd_job *job,
                        vs_error *error);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility; what this header declares
+ * is its exported interface. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef struct vs_renderer vs_renderer;
 
 typedef enum vs_render_view {
@@ -134,6 +140,10 @@ vs_result vs_camera_frame_clip(const vs_asset *asset, int32_t clip,
 /* projection * view, column-major, for the given aspect. */
 void vs_camera_view_projection(const vs_camera *camera, float aspect,
                                float out[16]);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -211,7 +211,7 @@ static void test_vat_rows_are_posed_positions(void)
         CHECK(bake_pose_all(pose, NULL, &posed, &count, &e) == VS_OK);
         for (uint32_t k = 0; k < count; ++k)
             for (size_t v = 0; v < (size_t)posed[k].vertex_count * 3; ++v) {
-                float p, n;
+                float p = NAN, n = NAN; /* read below; NaN counts as a mismatch */
                 CHECK(fread(&p, 4, 1, f) == 1 && fread(&n, 4, 1, fn) == 1);
                 mismatches += p != posed[k].positions[v];
                 mismatches += n != posed[k].normals[v];

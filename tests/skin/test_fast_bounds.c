@@ -289,13 +289,18 @@ static void test_many_influence_sets_still_contained(void)
     vs_pose *pose = synthetic_finish(&s);
     for (int trial = 0; pose && trial < 40; ++trial) {
         for (uint32_t j = 1; j <= J; ++j) {
-            float q[4] = {RAND01() - 0.5f, RAND01() - 0.5f, RAND01() - 0.5f,
-                          RAND01() - 0.5f};
-            float n = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] +
-                            q[3] * q[3]);
-            vs_trs t = {{RAND01() * 4 - 2, RAND01() * 4 - 2, RAND01() * 4 - 2},
-                        {q[0] / n, q[1] / n, q[2] / n, q[3] / n},
-                        {0.5f + RAND01(), 0.5f + RAND01(), 0.5f + RAND01()}};
+            /* One draw per statement: an initializer list's order of
+             * evaluation is unspecified. */
+            float q[4], n = 0.0f;
+            for (int c = 0; c < 4; ++c) {
+                q[c] = RAND01() - 0.5f;
+                n += q[c] * q[c];
+            }
+            n = sqrtf(n);
+            vs_trs t;
+            for (int c = 0; c < 3; ++c) t.translation[c] = RAND01() * 4 - 2;
+            for (int c = 0; c < 4; ++c) t.rotation[c] = q[c] / n;
+            for (int c = 0; c < 3; ++c) t.scale[c] = 0.5f + RAND01();
             vs_pose_set_local(pose, j, &t);
         }
         vs_pose_update_world(pose);
