@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim/rotation_batch.h"
 #include "anim/sample.h"
 #include "core/affine.h"
 #include "core/error.h"
@@ -27,6 +28,11 @@ struct vs_pose {
     uint32_t *cursor;
     uint32_t *cursor_base;
     bool *clip_checked; /* per clip: check_clip passed once for this pose */
+    /* Per clip: no node has two rotation channels, so LINEAR rotations may be
+     * deferred to one batched pass without changing which channel wins. */
+    bool *clip_batchable;
+    rotation_item *rotations; /* the batch: the most rotation channels of
+                                 any clip */
 };
 
 /* glTF 2.0 §3.7.2.2: every primitive of a mesh has the same number of
@@ -41,6 +47,43 @@ static uint32_t node_target_count(const vs_asset *asset, const vs_node *node)
         if (mesh->primitives[p].target_count > count)
             count = mesh->primitives[p].target_count;
     return count;
+}
+
+/* Sizes the rotation batch and marks the clips where batching is safe: a
+ * clip that rotates one node twice (legal only in a broken file) keeps the
+ * channel order of the plain path. Channels naming a node that does not
+ * exist are left to check_clip. */
+static bool plan_rotation_batches(vs_pose *pose)
+{
+    const vs_asset *asset = pose->asset;
+    size_t clips = asset->clip_count ? asset->clip_count : 1;
+    pose->clip_batchable = calloc(clips, sizeof *pose->clip_batchable);
+    uint32_t *last =
+        calloc(asset->node_count ? asset->node_count : 1, sizeof *last);
+    if (!pose->clip_batchable || !last) {
+        free(last);
+        return false;
+    }
+    uint32_t most = 0;
+    for (uint32_t c = 0; c < asset->clip_count; ++c) {
+        const vs_clip *clip = &asset->clips[c];
+        bool ok = true;
+        uint32_t rotations = 0;
+        for (uint32_t k = 0; k < clip->channel_count; ++k) {
+            const vs_anim_channel *ch = &clip->channels[k];
+            if (ch->path != VS_PATH_ROTATION) continue;
+            ++rotations;
+            if (ch->node >= asset->node_count || last[ch->node] == c + 1)
+                ok = false;
+            else
+                last[ch->node] = c + 1;
+        }
+        pose->clip_batchable[c] = ok;
+        if (ok && rotations > most) most = rotations;
+    }
+    free(last);
+    pose->rotations = calloc(most ? most : 1, sizeof *pose->rotations);
+    return pose->rotations != NULL;
 }
 
 vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
@@ -95,9 +138,9 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
         pose->cursor_base[c] = (uint32_t)samplers;
         samplers += asset->clips[c].sampler_count;
     }
-    pose->cursor = calloc(samplers ? (size_t)samplers : 1,
-                          sizeof *pose->cursor);
-    if (!pose->cursor) goto oom;
+    pose->cursor =
+        calloc(samplers ? (size_t)samplers : 1, sizeof *pose->cursor);
+    if (!pose->cursor || !plan_rotation_batches(pose)) goto oom;
     vs_pose_reset(pose);
     vs_pose_update_world(pose);
     *out_pose = pose;
@@ -121,6 +164,8 @@ void vs_pose_free(vs_pose *pose)
     free(pose->cursor);
     free(pose->cursor_base);
     free(pose->clip_checked);
+    free(pose->clip_batchable);
+    free(pose->rotations);
     free(pose);
 }
 
@@ -181,10 +226,14 @@ void vs_pose_update_world(vs_pose *pose)
         uint32_t i = asset->node_order[k];
         float *world = pose->world + 16 * (size_t)i;
         int32_t parent = asset->nodes[i].parent;
-        local_matrix(pose, i, world);
+        const bool matrix = pose->use_matrix[i];
+        if (matrix)
+            xform_copy(asset->nodes[i].matrix, world);
+        else
+            affine_from_trs(&pose->local[i], world);
         if (parent < 0) continue;
         const float *pw = pose->world + 16 * (size_t)parent;
-        if (affine_is_affine(pw) && affine_is_affine(world))
+        if (affine_is_affine(pw) && (!matrix || affine_is_affine(world)))
             affine_mul(pw, world, world);
         else
             xform_mul(pw, world, world);
@@ -279,6 +328,30 @@ static vs_result check_clip(const vs_pose *pose, uint32_t c, vs_error *error)
     return VS_OK;
 }
 
+/* sampler_find_key_cursor with its commonest answer inline: the cursor's
+ * key still holds t. */
+static inline uint32_t find_key(const vs_anim_sampler *s, float t,
+                                uint32_t *cursor)
+{
+    const uint32_t k = *cursor, n = s->key_count;
+    if (k + 1 < n && t > s->times[0] && s->times[k] <= t && t < s->times[k + 1])
+        return k;
+    return sampler_find_key_cursor(s, t, cursor);
+}
+
+/* u of key k at t as anim_sample_key computes it; false where that function
+ * holds a key value instead (before the first key, on a key, after the
+ * last, times not increasing). */
+static inline bool linear_fraction(const vs_anim_sampler *s, uint32_t k,
+                                   float t, float *u)
+{
+    if (k + 1 >= s->key_count) return false;
+    const float td = s->times[k + 1] - s->times[k];
+    if (!(td > 0.0f)) return false;
+    *u = (t - s->times[k]) / td;
+    return *u > 0.0f;
+}
+
 vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
                          vs_time_mode mode, vs_error *error)
 {
@@ -302,30 +375,46 @@ vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
     const vs_clip *clip = &asset->clips[clip_index];
     uint32_t *cursor = pose->cursor + pose->cursor_base[clip_index];
     float t = anim_clip_time(clip, time, mode);
+    const bool batch = pose->clip_batchable[clip_index];
+    uint32_t rotations = 0;
     for (uint32_t k = 0; k < clip->channel_count; ++k) {
         const vs_anim_channel *ch = &clip->channels[k];
         const vs_anim_sampler *s = &clip->samplers[ch->sampler];
         if (s->key_count == 0) continue; /* nothing to say: keep the value */
-        vs_trs *trs = &pose->local[ch->node];
-        uint32_t *c = cursor + ch->sampler;
-        switch (ch->path) {
-        case VS_PATH_TRANSLATION:
-            anim_sample_cursor(s, t, false, c, trs->translation);
-            break;
-        case VS_PATH_ROTATION:
-            anim_sample_cursor(s, t, true, c, trs->rotation);
-            break;
-        case VS_PATH_SCALE:
-            anim_sample_cursor(s, t, false, c, trs->scale);
-            break;
-        case VS_PATH_WEIGHTS:
-            anim_sample_cursor(s, t, false, c,
-                               pose->weights + pose->weight_offset[ch->node]);
+        uint32_t key = find_key(s, t, cursor + ch->sampler);
+        if (ch->path == VS_PATH_WEIGHTS) {
+            anim_sample_key(s, key, t, false,
+                            pose->weights + pose->weight_offset[ch->node]);
             continue; /* weights leave the transform alone */
         }
+        vs_trs *trs = &pose->local[ch->node];
         /* The node's TRS now drives it; the rest matrix (and its shear) no
          * longer applies (glTF 2.0 §3.7.2.1: animated nodes use TRS). */
         pose->use_matrix[ch->node] = false;
+        float *out = ch->path == VS_PATH_TRANSLATION ? trs->translation
+                     : ch->path == VS_PATH_ROTATION  ? trs->rotation
+                                                     : trs->scale;
+        const bool rotation = ch->path == VS_PATH_ROTATION;
+        float u;
+        /* The common case inline: LINEAR between two keys. The arithmetic is
+         * anim_sample_key's, so translation and scale match it bit for bit;
+         * rotations join the batch. Everything else takes anim_sample_key. */
+        if (s->interpolation == VS_INTERP_LINEAR &&
+            linear_fraction(s, key, t, &u)) {
+            const float *a = s->values + (size_t)key * s->components;
+            const float *b = a + s->components;
+            if (rotation && batch) {
+                pose->rotations[rotations++] = (rotation_item){a, b, u, out};
+                continue;
+            }
+            if (!rotation) {
+                for (int i = 0; i < 3; ++i)
+                    out[i] = a[i] + (b[i] - a[i]) * u;
+                continue;
+            }
+        }
+        anim_sample_key(s, key, t, rotation, out);
     }
+    rotation_batch_run(pose->rotations, rotations);
     return VS_OK;
 }

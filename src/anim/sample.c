@@ -76,6 +76,12 @@ static void quat_slerp(const float *a, const float *b, float u, float *out)
     memcpy(out, r, sizeof r);
 }
 
+void anim_slerp(const float *a, const float *b, float u, float *out)
+{
+    quat_slerp(a, b, u, out);
+    quat_normalize(out);
+}
+
 /* glTF 2.0 Appendix C, cubic spline: with td = t_{k+1} - t_k and s in [0,1],
  *   p(s) = (2s^3 - 3s^2 + 1) v_k + td (s^3 - 2s^2 + s) b_k
  *        + (-2s^3 + 3s^2) v_{k+1} + td (s^3 - s^2) a_{k+1}
@@ -94,23 +100,21 @@ static void hermite(const float *key0, const float *key1, uint32_t n, float td,
         out[i] = h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i];
 }
 
-static void sample_at(const vs_anim_sampler *s, float t, bool is_rotation,
-                      uint32_t k, float *out);
-
 void anim_sample(const vs_anim_sampler *s, float t, bool is_rotation,
                  float *out)
 {
-    sample_at(s, t, is_rotation, sampler_find_key(s, t), out);
+    anim_sample_key(s, sampler_find_key(s, t), t, is_rotation, out);
 }
 
 void anim_sample_cursor(const vs_anim_sampler *s, float t, bool is_rotation,
                         uint32_t *cursor, float *out)
 {
-    sample_at(s, t, is_rotation, sampler_find_key_cursor(s, t, cursor), out);
+    anim_sample_key(s, sampler_find_key_cursor(s, t, cursor), t, is_rotation,
+                    out);
 }
 
-static void sample_at(const vs_anim_sampler *s, float t, bool is_rotation,
-                      uint32_t k, float *out)
+void anim_sample_key(const vs_anim_sampler *s, uint32_t k, float t,
+                     bool is_rotation, float *out)
 {
     uint32_t n = s->components;
     bool cubic = s->interpolation == VS_INTERP_CUBICSPLINE;

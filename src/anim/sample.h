@@ -37,6 +37,14 @@ void anim_sample(const vs_anim_sampler *s, float t, bool is_rotation,
 void anim_sample_cursor(const vs_anim_sampler *s, float t, bool is_rotation,
                         uint32_t *cursor, float *out);
 
+/* anim_sample with the key already found (k as sampler_find_key gives it). */
+void anim_sample_key(const vs_anim_sampler *s, uint32_t k, float t,
+                     bool is_rotation, float *out);
+
+/* The LINEAR rotation path of anim_sample: shortest-path slerp of two keys
+ * (normalized first) at u in [0, 1], result normalized. */
+void anim_slerp(const float *a, const float *b, float u, float *out);
+
 /* Maps a clip time to the time the samplers are evaluated at: unchanged for
  * VS_TIME_CLAMP; for VS_TIME_LOOP wrapped into [clip->start, clip->end)
  * (unchanged when the clip has no duration). t must be finite. */

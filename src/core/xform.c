@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/affine.h"
+
 static void to_mat4(const float m[16], mat4 out) { memcpy(out, m, sizeof(float) * 16); }
 static void from_mat4(mat4 m, float out[16]) { memcpy(out, m, sizeof(float) * 16); }
 
@@ -36,32 +38,7 @@ void xform_trs_identity(vs_trs *out)
 
 void xform_from_trs(const vs_trs *trs, float out[16])
 {
-    /* Written out rather than through glm_quat_mat4 so that a rotation that is
-     * not exactly unit length still gives the normalized rotation. */
-    float x = trs->rotation[0], y = trs->rotation[1], z = trs->rotation[2],
-          w = trs->rotation[3];
-    float n = x * x + y * y + z * z + w * w;
-    float s = n > 0.0f ? 2.0f / n : 0.0f;
-    float xx = x * x * s, yy = y * y * s, zz = z * z * s;
-    float xy = x * y * s, xz = x * z * s, yz = y * z * s;
-    float wx = w * x * s, wy = w * y * s, wz = w * z * s;
-    const float *sc = trs->scale;
-    out[0] = (1.0f - yy - zz) * sc[0];
-    out[1] = (xy + wz) * sc[0];
-    out[2] = (xz - wy) * sc[0];
-    out[3] = 0.0f;
-    out[4] = (xy - wz) * sc[1];
-    out[5] = (1.0f - xx - zz) * sc[1];
-    out[6] = (yz + wx) * sc[1];
-    out[7] = 0.0f;
-    out[8] = (xz + wy) * sc[2];
-    out[9] = (yz - wx) * sc[2];
-    out[10] = (1.0f - xx - yy) * sc[2];
-    out[11] = 0.0f;
-    out[12] = trs->translation[0];
-    out[13] = trs->translation[1];
-    out[14] = trs->translation[2];
-    out[15] = 1.0f;
+    affine_from_trs(trs, out);
 }
 
 void xform_decompose(const float m[16], vs_trs *out)

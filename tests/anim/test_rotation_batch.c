@@ -1,0 +1,215 @@
+/* The batched LINEAR rotation path of vs_pose_sample against the scalar
+ * sampler: Eberly's polynomial against sin(t theta) / sin(theta), the
+ * four-wide slerp against anim_slerp on random, non-unit, opposite,
+ * wide-angle and zero-length keys, and whole clips sampled through a pose
+ * against anim_sample channel by channel. */
+#include <math.h>
+#include <stdint.h>
+
+#include "anim/rotation_batch.h"
+#include "anim/sample.h"
+#include "asset_fixture.h"
+#include "test.h"
+
+static void poly_weight_matches_sine_ratio(void)
+{
+    double worst = 0.0;
+    for (int i = 0; i <= 300; ++i) {
+        double x =
+            ROTATION_POLY_MIN_COS + (1.0 - ROTATION_POLY_MIN_COS) * i / 300;
+        double theta = acos(x);
+        for (int j = 0; j <= 64; ++j) {
+            double t = j / 64.0;
+            double want = theta > 0.0 ? sin(t * theta) / sin(theta) : t;
+            double got = rotation_poly_weight((float)t, (float)x);
+            if (fabs(got - want) > worst) worst = fabs(got - want);
+        }
+    }
+    CHECK_MSG(worst <= 1e-6, "polynomial weight off by %.3g", worst);
+}
+
+static uint32_t rng = 12345u;
+static float rnd(void) /* uniform in [-1, 1) */
+{
+    rng = rng * 1664525u + 1013904223u;
+    return (float)(rng >> 8) / 8388608.0f - 1.0f;
+}
+
+static void random_quat(float *q, float scale)
+{
+    float n = 0.0f;
+    do {
+        n = 0.0f;
+        for (int c = 0; c < 4; ++c) {
+            q[c] = rnd();
+            n += q[c] * q[c];
+        }
+    } while (n < 0.01f);
+    for (int c = 0; c < 4; ++c)
+        q[c] *= scale / sqrtf(n);
+}
+
+/* b = a turned by a small random rotation (angle up to max_angle), maybe
+ * negated (the other hemisphere) and rescaled. */
+static void near_quat(const float *a, float max_angle, bool negate, float scale,
+                      float *b)
+{
+    float axis[3] = {rnd(), rnd(), rnd()};
+    float n = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    float half = 0.5f * max_angle * (0.5f + 0.5f * rnd());
+    float d[4] = {axis[0] / n * sinf(half), axis[1] / n * sinf(half),
+                  axis[2] / n * sinf(half), cosf(half)};
+    /* b = d * a (Hamilton product, x y z w). */
+    b[0] = d[3] * a[0] + d[0] * a[3] + d[1] * a[2] - d[2] * a[1];
+    b[1] = d[3] * a[1] - d[0] * a[2] + d[1] * a[3] + d[2] * a[0];
+    b[2] = d[3] * a[2] + d[0] * a[1] - d[1] * a[0] + d[2] * a[3];
+    b[3] = d[3] * a[3] - d[0] * a[0] - d[1] * a[1] - d[2] * a[2];
+    for (int c = 0; c < 4; ++c)
+        b[c] *= (negate ? -scale : scale);
+}
+
+#define ITEMS 11
+
+static void batch_matches_scalar_slerp(void)
+{
+    static float keys[ITEMS][2][4], got[ITEMS][4], want[ITEMS][4];
+    rotation_item items[ITEMS];
+    double worst = 0.0;
+    int groups_with_special = 0;
+    for (int round = 0; round < 4000; ++round) {
+        uint32_t count = 1 + (uint32_t)round % ITEMS;
+        for (uint32_t i = 0; i < count; ++i) {
+            float *a = keys[i][0], *b = keys[i][1];
+            random_quat(a, 1.0f + 0.05f * rnd());
+            int kind = (int)((rnd() + 1.0f) * 50.0f); /* 0..99 */
+            if (kind < 3) { /* wide: more than 91 degrees apart */
+                near_quat(a, 3.0f, kind == 1, 1.0f, b);
+            } else if (kind == 3) { /* a zero-length key */
+                for (int c = 0; c < 4; ++c)
+                    b[c] = 0.0f;
+            } else {
+                near_quat(a, 1.2f, kind % 2 == 0, 1.0f + 0.05f * rnd(), b);
+            }
+            groups_with_special += kind <= 3;
+            items[i] = (rotation_item){a, b, 0.5f + 0.5f * rnd(), got[i]};
+            anim_slerp(a, b, items[i].u, want[i]);
+        }
+        rotation_batch_run(items, count);
+        for (uint32_t i = 0; i < count; ++i)
+            for (int c = 0; c < 4; ++c) {
+                double e = fabs((double)got[i][c] - want[i][c]);
+                if (!(e <= worst)) worst = e;
+            }
+    }
+    CHECK(groups_with_special > 100); /* the fallback was exercised */
+    CHECK_MSG(worst <= 2e-6, "batched slerp off by %.3g", worst);
+}
+
+/* Applies a clip channel by channel with anim_sample onto the rest TRS, as
+ * vs_pose_sample's plain path does, and compares the local matrices. */
+static double pose_vs_scalar(const vs_asset *asset, uint32_t c, float t)
+{
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(asset, &pose, NULL) == VS_OK);
+    if (!pose) return INFINITY;
+    CHECK(vs_pose_sample(pose, c, t, VS_TIME_CLAMP, NULL) == VS_OK);
+    const vs_clip *clip = &asset->clips[c];
+    double worst = 0.0;
+    for (uint32_t node = 0; node < asset->node_count; ++node) {
+        vs_trs trs = asset->nodes[node].rest_trs;
+        bool animated = false;
+        for (uint32_t k = 0; k < clip->channel_count; ++k) {
+            const vs_anim_channel *ch = &clip->channels[k];
+            const vs_anim_sampler *s = &clip->samplers[ch->sampler];
+            if (ch->node != node || !s->key_count ||
+                ch->path == VS_PATH_WEIGHTS)
+                continue;
+            float *out = ch->path == VS_PATH_TRANSLATION ? trs.translation
+                         : ch->path == VS_PATH_ROTATION  ? trs.rotation
+                                                         : trs.scale;
+            anim_sample(s, t, ch->path == VS_PATH_ROTATION, out);
+            animated = true;
+        }
+        if (!animated) continue;
+        float want[16], got[16];
+        xform_from_trs(&trs, want);
+        vs_pose_get_local(pose, node, got);
+        for (int i = 0; i < 16; ++i) {
+            double e =
+                fabs((double)got[i] - want[i]) / (1.0 + fabs((double)want[i]));
+            if (!(e <= worst)) worst = e;
+        }
+    }
+    vs_pose_free(pose);
+    return worst;
+}
+
+static const char *const files[] = {
+    VS_TEST_DATA "/gltf2/CesiumMan.gltf",
+    VS_TEST_DATA "/gltf2/RiggedSimple.gltf",
+    VS_TEST_DATA "/gltf2/SimpleSkin.gltf",
+    VS_TEST_DATA "/gltf2/interpolation_test.gltf",
+    VS_TEST_DATA "/gltf1/SimpleSkin_tutorial-e73f143.gltf",
+};
+
+static void pose_sampling_matches_scalar_sampler(void)
+{
+    for (size_t f = 0; f < sizeof files / sizeof *files; ++f) {
+        vs_asset *asset = NULL;
+        vs_error err;
+        CHECK_MSG(vs_asset_load_file(files[f], NULL, &asset, &err) == VS_OK,
+                  "%s", err.message);
+        if (!asset) continue;
+        double worst = 0.0;
+        uint32_t samples = 0;
+        for (uint32_t c = 0; c < asset->clip_count; ++c) {
+            const vs_clip *clip = &asset->clips[c];
+            for (int i = -2; i <= 402; ++i) {
+                float t = clip->start + (clip->end - clip->start) * i / 400.0f;
+                double e = pose_vs_scalar(asset, c, t);
+                if (!(e <= worst)) worst = e;
+                ++samples;
+            }
+        }
+        CHECK(samples > 0);
+        CHECK_MSG(worst <= 2e-6, "%s: pose sampling off by %.3g", files[f],
+                  worst);
+        vs_asset_free(asset);
+    }
+}
+
+/* A broken clip that rotates one node twice: the later channel wins, as in
+ * the plain path, even though the first one is LINEAR (batchable). */
+static void later_rotation_channel_still_wins(void)
+{
+    vs_asset *a = fx_asset(1);
+    const float *times = fx_floats(a, 2, 0.0, 1.0);
+    const float *turn =
+        fx_floats(a, 8, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.7071068, 0.7071068);
+    const float *held = fx_floats(a, 8, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0);
+    vs_anim_sampler s[2] = {{VS_INTERP_LINEAR, 2, times, 4, turn},
+                            {VS_INTERP_STEP, 2, times, 4, held}};
+    uint32_t nodes[2] = {0, 0};
+    vs_anim_path paths[2] = {VS_PATH_ROTATION, VS_PATH_ROTATION};
+    fx_clip(a, 2, nodes, paths, s);
+    fx_finalize(a);
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
+    CHECK(vs_pose_sample(pose, 0, 0.5f, VS_TIME_CLAMP, NULL) == VS_OK);
+    float got[16];
+    vs_pose_get_local(pose, 0, got);
+    /* x axis by 180 degrees: y and z flip. */
+    const float want[16] = {1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1};
+    check_matrix_near(got, want, 1e-6, "local");
+    vs_pose_free(pose);
+    vs_asset_free(a);
+}
+
+int main(void)
+{
+    RUN(poly_weight_matches_sine_ratio);
+    RUN(batch_matches_scalar_slerp);
+    RUN(pose_sampling_matches_scalar_sampler);
+    RUN(later_rotation_channel_still_wins);
+    return test_summary();
+}
