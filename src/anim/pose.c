@@ -225,15 +225,27 @@ void vs_pose_update_world(vs_pose *pose)
     for (uint32_t k = 0; k < asset->node_count; ++k) {
         uint32_t i = asset->node_order[k];
         float *world = pose->world + 16 * (size_t)i;
-        int32_t parent = asset->nodes[i].parent;
-        const bool matrix = pose->use_matrix[i];
-        if (matrix)
-            xform_copy(asset->nodes[i].matrix, world);
-        else
-            affine_from_trs(&pose->local[i], world);
-        if (parent < 0) continue;
-        const float *pw = pose->world + 16 * (size_t)parent;
-        if (affine_is_affine(pw) && (!matrix || affine_is_affine(world)))
+        const int32_t parent = asset->nodes[i].parent;
+        const float *pw =
+            parent >= 0 ? pose->world + 16 * (size_t)parent : NULL;
+        if (!pose->use_matrix[i]) {
+            if (!pw) {
+                affine_from_trs(&pose->local[i], world);
+            } else if (affine_is_affine(pw)) {
+                /* The local matrix stays in registers (no store and reload
+                 * between the two steps). */
+                float local[16];
+                affine_from_trs(&pose->local[i], local);
+                affine_mul(pw, local, world);
+            } else {
+                affine_from_trs(&pose->local[i], world);
+                xform_mul(pw, world, world);
+            }
+            continue;
+        }
+        xform_copy(asset->nodes[i].matrix, world);
+        if (!pw) continue;
+        if (affine_is_affine(pw) && affine_is_affine(world))
             affine_mul(pw, world, world);
         else
             xform_mul(pw, world, world);

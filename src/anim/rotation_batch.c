@@ -31,39 +31,70 @@ float rotation_poly_weight(float t, float x)
 }
 
 #if defined(__SSE2__)
-static __m128 weight4(__m128 t, __m128 xm1)
+/* Both weights of four pairs, w0 at 1 - u and w1 at u, the two Horner
+ * chains interleaved. Spelled out step by step: GCC -O2 neither unrolls
+ * the loop nor keeps its vectors out of the stack. */
+static inline __attribute__((always_inline)) void
+weights4(__m128 u, __m128 xm1, __m128 *w0, __m128 *w1)
 {
-    const __m128 one = _mm_set1_ps(1.0f), t2 = _mm_mul_ps(t, t);
-    __m128 r = one;
-    for (int i = 7; i >= 0; --i) {
-        __m128 c = _mm_sub_ps(_mm_mul_ps(_mm_set1_ps(poly_u[i]), t2),
-                              _mm_set1_ps(poly_v[i]));
-        r = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(c, xm1), r));
-    }
-    return _mm_mul_ps(t, r);
+    const __m128 one = _mm_set1_ps(1.0f), t0 = _mm_sub_ps(one, u);
+    const __m128 s0 = _mm_mul_ps(t0, t0), s1 = _mm_mul_ps(u, u);
+    __m128 r0 = one, r1 = one;
+#define WEIGHT_STEP(i)                                                         \
+    do {                                                                       \
+        const __m128 pu = _mm_set1_ps(poly_u[i]), pv = _mm_set1_ps(poly_v[i]); \
+        r0 = _mm_add_ps(                                                       \
+            one,                                                               \
+            _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(pu, s0), pv), xm1),    \
+                       r0));                                                   \
+        r1 = _mm_add_ps(                                                       \
+            one,                                                               \
+            _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(pu, s1), pv), xm1),    \
+                       r1));                                                   \
+    } while (0)
+    WEIGHT_STEP(7);
+    WEIGHT_STEP(6);
+    WEIGHT_STEP(5);
+    WEIGHT_STEP(4);
+    WEIGHT_STEP(3);
+    WEIGHT_STEP(2);
+    WEIGHT_STEP(1);
+    WEIGHT_STEP(0);
+#undef WEIGHT_STEP
+    *w0 = _mm_mul_ps(t0, r0);
+    *w1 = _mm_mul_ps(u, r1);
 }
 
 static const float identity[4] = {0, 0, 0, 1};
 
+static inline __m128 dot4(__m128 x0, __m128 x1, __m128 x2, __m128 x3, __m128 y0,
+                          __m128 y1, __m128 y2, __m128 y3)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, y0), _mm_mul_ps(x1, y1)),
+                      _mm_add_ps(_mm_mul_ps(x2, y2), _mm_mul_ps(x3, y3)));
+}
+
 /* Items it[0..n), n <= 4; missing lanes slerp identity keys. */
 static void run4(const rotation_item *it, uint32_t n)
 {
-    __m128 qa[4], qb[4];
-    float uu[4];
-    for (uint32_t l = 0; l < 4; ++l) {
-        qa[l] = _mm_loadu_ps(l < n ? it[l].a : identity);
-        qb[l] = _mm_loadu_ps(l < n ? it[l].b : identity);
-        uu[l] = l < n ? it[l].u : 0.5f;
-    }
-    _MM_TRANSPOSE4_PS(qa[0], qa[1], qa[2], qa[3]); /* qa[c] = component c */
-    _MM_TRANSPOSE4_PS(qb[0], qb[1], qb[2], qb[3]);
+    /* Lane l = item l; after the transposes xN/yN hold component N of the
+     * four a keys / b keys. */
+    __m128 x0 = _mm_loadu_ps(it[0].a), y0 = _mm_loadu_ps(it[0].b);
+    __m128 x1 = _mm_loadu_ps(n > 1 ? it[1].a : identity);
+    __m128 y1 = _mm_loadu_ps(n > 1 ? it[1].b : identity);
+    __m128 x2 = _mm_loadu_ps(n > 2 ? it[2].a : identity);
+    __m128 y2 = _mm_loadu_ps(n > 2 ? it[2].b : identity);
+    __m128 x3 = _mm_loadu_ps(n > 3 ? it[3].a : identity);
+    __m128 y3 = _mm_loadu_ps(n > 3 ? it[3].b : identity);
+    const __m128 u =
+        _mm_setr_ps(it[0].u, n > 1 ? it[1].u : 0.5f, n > 2 ? it[2].u : 0.5f,
+                    n > 3 ? it[3].u : 0.5f);
+    _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+    _MM_TRANSPOSE4_PS(y0, y1, y2, y3);
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-    __m128 na = zero, nb = zero, dot = zero;
-    for (int c = 0; c < 4; ++c) {
-        na = _mm_add_ps(na, _mm_mul_ps(qa[c], qa[c]));
-        nb = _mm_add_ps(nb, _mm_mul_ps(qb[c], qb[c]));
-        dot = _mm_add_ps(dot, _mm_mul_ps(qa[c], qb[c]));
-    }
+    const __m128 na = dot4(x0, x1, x2, x3, x0, x1, x2, x3);
+    const __m128 nb = dot4(y0, y1, y2, y3, y0, y1, y2, y3);
+    const __m128 dot = dot4(x0, x1, x2, x3, y0, y1, y2, y3);
     /* Wide angles, zero-length or non-finite keys: every lane of the group
      * takes the scalar path (rare in real clips). */
     const __m128 ok_norms =
@@ -80,22 +111,26 @@ static void run4(const rotation_item *it, uint32_t n)
         0xF)
         goto scalar;
     d = _mm_min_ps(d, one);
-    const __m128 u = _mm_loadu_ps(uu);
-    const __m128 xm1 = _mm_sub_ps(d, one);
-    const __m128 w0 = _mm_mul_ps(weight4(_mm_sub_ps(one, u), xm1), ia);
-    const __m128 w1 = _mm_mul_ps(_mm_xor_ps(weight4(u, xm1), sign_bit), ib);
-    __m128 q[4], len = zero;
-    for (int c = 0; c < 4; ++c) {
-        q[c] = _mm_add_ps(_mm_mul_ps(w0, qa[c]), _mm_mul_ps(w1, qb[c]));
-        len = _mm_add_ps(len, _mm_mul_ps(q[c], q[c]));
-    }
-    /* len is about 1: unit keys less than ~91 degrees apart. */
-    const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len));
-    for (int c = 0; c < 4; ++c)
-        q[c] = _mm_mul_ps(q[c], inv);
-    _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
-    for (uint32_t l = 0; l < n; ++l)
-        _mm_storeu_ps(it[l].out, q[l]);
+    __m128 w0, w1;
+    weights4(u, _mm_sub_ps(d, one), &w0, &w1);
+    w0 = _mm_mul_ps(w0, ia);
+    w1 = _mm_mul_ps(_mm_xor_ps(w1, sign_bit), ib);
+    __m128 q0 = _mm_add_ps(_mm_mul_ps(w0, x0), _mm_mul_ps(w1, y0));
+    __m128 q1 = _mm_add_ps(_mm_mul_ps(w0, x1), _mm_mul_ps(w1, y1));
+    __m128 q2 = _mm_add_ps(_mm_mul_ps(w0, x2), _mm_mul_ps(w1, y2));
+    __m128 q3 = _mm_add_ps(_mm_mul_ps(w0, x3), _mm_mul_ps(w1, y3));
+    /* The length is about 1: unit keys less than ~91 degrees apart. */
+    const __m128 inv =
+        _mm_div_ps(one, _mm_sqrt_ps(dot4(q0, q1, q2, q3, q0, q1, q2, q3)));
+    q0 = _mm_mul_ps(q0, inv);
+    q1 = _mm_mul_ps(q1, inv);
+    q2 = _mm_mul_ps(q2, inv);
+    q3 = _mm_mul_ps(q3, inv);
+    _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
+    _mm_storeu_ps(it[0].out, q0);
+    if (n > 1) _mm_storeu_ps(it[1].out, q1);
+    if (n > 2) _mm_storeu_ps(it[2].out, q2);
+    if (n > 3) _mm_storeu_ps(it[3].out, q3);
     return;
 scalar:
     for (uint32_t l = 0; l < n; ++l)

@@ -27,17 +27,22 @@ static inline void affine_mul(const float a[16], const float b[16],
                               float out[16])
 {
 #if defined(__SSE2__)
-    /* The same sums in the same order, four rows per instruction. */
+    /* The same sums in the same order, four rows per instruction; columns
+     * spelled out so they stay in registers (a loop over an array of
+     * __m128 goes through the stack at -O2). */
     const __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4),
                  a2 = _mm_loadu_ps(a + 8), a3 = _mm_loadu_ps(a + 12);
-    __m128 r[4];
-    for (int c = 0; c < 4; ++c)
-        r[c] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[4 * c])),
-                                     _mm_mul_ps(a1, _mm_set1_ps(b[4 * c + 1]))),
-                          _mm_mul_ps(a2, _mm_set1_ps(b[4 * c + 2])));
-    r[3] = _mm_add_ps(r[3], a3);
-    for (int c = 0; c < 4; ++c)
-        _mm_storeu_ps(out + 4 * c, r[c]);
+#define AFFINE_COLUMN(c)                                                       \
+    _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[4 * (c)])),             \
+                          _mm_mul_ps(a1, _mm_set1_ps(b[4 * (c) + 1]))),        \
+               _mm_mul_ps(a2, _mm_set1_ps(b[4 * (c) + 2])))
+    const __m128 r0 = AFFINE_COLUMN(0), r1 = AFFINE_COLUMN(1),
+                 r2 = AFFINE_COLUMN(2), r3 = _mm_add_ps(AFFINE_COLUMN(3), a3);
+#undef AFFINE_COLUMN
+    _mm_storeu_ps(out, r0);
+    _mm_storeu_ps(out + 4, r1);
+    _mm_storeu_ps(out + 8, r2);
+    _mm_storeu_ps(out + 12, r3);
 #else
     float r[16];
     for (int c = 0; c < 4; ++c) {
