@@ -48,43 +48,54 @@ KERNEL_INLINE __m256 avx2_rsqrt(__m256 x)
         x, _mm256_and_ps(_mm256_cmp_ps(det, _mm256_setzero_ps(), _CMP_LT_OQ),  \
                          _mm256_set1_ps(-0.0f)))
 
-/* Transposes 4x4 blocks inside both 128-bit lanes of a..d. */
-#define AVX2_TRANSPOSE4_LANES(a, b, c, d)                                      \
-    do {                                                                       \
-        __m256 t0_ = _mm256_unpacklo_ps(a, b), t1_ = _mm256_unpackhi_ps(a, b); \
-        __m256 t2_ = _mm256_unpacklo_ps(c, d), t3_ = _mm256_unpackhi_ps(c, d); \
-        a = _mm256_shuffle_ps(t0_, t2_, 0x44);                                 \
-        b = _mm256_shuffle_ps(t0_, t2_, 0xEE);                                 \
-        c = _mm256_shuffle_ps(t1_, t3_, 0x44);                                 \
-        d = _mm256_shuffle_ps(t1_, t3_, 0xEE);                                 \
-    } while (0)
-
-/* Columns (half * 2) and (half * 2 + 1) of 8 vertices' matrices. */
-KERNEL_INLINE void load_mat_half(const float *mat, int half, __m256 m[12])
+/* Two 128-bit loads as one vector: lo in lane 0, hi in lane 1 (the insert
+ * takes its operand from memory, so no shuffle unit is spent). */
+KERNEL_INLINE __m256 load_pair(const float *lo, const float *hi)
 {
-    __m256 lo[4], hi[4];
-    for (int i = 0; i < 4; ++i) {
-        lo[i] = _mm256_load_ps(mat + i * 16 + half * 8);
-        hi[i] = _mm256_load_ps(mat + (i + 4) * 16 + half * 8);
-    }
-    AVX2_TRANSPOSE4_LANES(lo[0], lo[1], lo[2], lo[3]);
-    AVX2_TRANSPOSE4_LANES(hi[0], hi[1], hi[2], hi[3]);
-    /* lo[r] lane 0 = column 2h row r of vertices 0-3, lane 1 = column 2h+1. */
-    for (int r = 0; r < 3; ++r) {
-        m[(half * 2) * 3 + r] = _mm256_permute2f128_ps(lo[r], hi[r], 0x20);
-        m[(half * 2 + 1) * 3 + r] = _mm256_permute2f128_ps(lo[r], hi[r], 0x31);
-    }
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)),
+                                _mm_loadu_ps(hi), 1);
 }
 
+/* Rows 0-2 of 8 vertices' matrices, lanes = vertices. Each column c is
+ * loaded as vertex i paired with vertex i + 4 and transposed inside the
+ * 128-bit lanes: 7 shuffles per column (row 3 is never formed), where
+ * transposing whole matrices and permuting lanes took 11. */
 KERNEL_INLINE void load_mat(const float *mat, __m256 m[12])
 {
-    load_mat_half(mat, 0, m);
-    load_mat_half(mat, 1, m);
+    for (int c = 0; c < 4; ++c) {
+        const __m256 a = load_pair(mat + 0 * 16 + 4 * c, mat + 4 * 16 + 4 * c);
+        const __m256 b = load_pair(mat + 1 * 16 + 4 * c, mat + 5 * 16 + 4 * c);
+        const __m256 d = load_pair(mat + 2 * 16 + 4 * c, mat + 6 * 16 + 4 * c);
+        const __m256 e = load_pair(mat + 3 * 16 + 4 * c, mat + 7 * 16 + 4 * c);
+        const __m256 t0 = _mm256_unpacklo_ps(a, b),
+                     t1 = _mm256_unpackhi_ps(a, b);
+        const __m256 t2 = _mm256_unpacklo_ps(d, e),
+                     t3 = _mm256_unpackhi_ps(d, e);
+        m[c * 3 + 0] = _mm256_shuffle_ps(t0, t2, 0x44);
+        m[c * 3 + 1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+        m[c * 3 + 2] = _mm256_shuffle_ps(t1, t3, 0x44);
+    }
 }
 
+/* 8 consecutive packed vertices: x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 in
+ * lane 0 and vertices 4-7 likewise in lane 1, deinterleaved in-lane by the
+ * same 7 shuffles x86_gather4 spends on 4 vertices. */
 KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
                          __m256 *x, __m256 *y, __m256 *z)
 {
+    if (a->in_packed && n >= 8) {
+        const float *p = (const float *)(const void *)(a->in + vi[0] * 12);
+        const __m256 u = load_pair(p, p + 12), v = load_pair(p + 4, p + 16),
+                     w = load_pair(p + 8, p + 20);
+        const __m256 b2c1 = _mm256_shuffle_ps(v, w, _MM_SHUFFLE(1, 1, 2, 2));
+        const __m256 a1b0 = _mm256_shuffle_ps(u, v, _MM_SHUFFLE(0, 0, 1, 1));
+        const __m256 b3c2 = _mm256_shuffle_ps(v, w, _MM_SHUFFLE(2, 2, 3, 3));
+        const __m256 a2b1 = _mm256_shuffle_ps(u, v, _MM_SHUFFLE(1, 1, 2, 2));
+        *x = _mm256_shuffle_ps(u, b2c1, _MM_SHUFFLE(2, 0, 3, 0));
+        *y = _mm256_shuffle_ps(a1b0, b3c2, _MM_SHUFFLE(2, 0, 2, 0));
+        *z = _mm256_shuffle_ps(a2b1, w, _MM_SHUFFLE(3, 0, 2, 0));
+        return;
+    }
     __m128 x0, y0, z0, x1, y1, z1;
     x86_gather4(a, vi, n, &x0, &y0, &z0);
     x86_gather4(a, vi + 4, n > 4 ? n - 4 : 0, &x1, &y1, &z1);
@@ -93,9 +104,33 @@ KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
     *z = _mm256_set_m128(z1, z0);
 }
 
+/* The inverse of load3's packed path: interleaved in-lane, each lane
+ * stored as its own 48 bytes. */
 KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m256 x, __m256 y, __m256 z)
 {
+    if (a->out_packed && n >= 8) {
+        float *p = (float *)(void *)(a->out + vi[0] * 12);
+        const __m256 x0y0 = _mm256_shuffle_ps(x, y, 0),
+                     z0x1 = _mm256_shuffle_ps(z, x, 0x50);
+        const __m256 y1z1 = _mm256_shuffle_ps(y, z, 0x55),
+                     x2y2 = _mm256_shuffle_ps(x, y, 0xAA);
+        const __m256 z2x3 = _mm256_shuffle_ps(z, x, 0xFA),
+                     y3z3 = _mm256_shuffle_ps(y, z, 0xFF);
+        const __m256 r0 =
+            _mm256_shuffle_ps(x0y0, z0x1, _MM_SHUFFLE(2, 0, 2, 0));
+        const __m256 r1 =
+            _mm256_shuffle_ps(y1z1, x2y2, _MM_SHUFFLE(2, 0, 2, 0));
+        const __m256 r2 =
+            _mm256_shuffle_ps(z2x3, y3z3, _MM_SHUFFLE(2, 0, 2, 0));
+        _mm_storeu_ps(p, _mm256_castps256_ps128(r0));
+        _mm_storeu_ps(p + 4, _mm256_castps256_ps128(r1));
+        _mm_storeu_ps(p + 8, _mm256_castps256_ps128(r2));
+        _mm_storeu_ps(p + 12, _mm256_extractf128_ps(r0, 1));
+        _mm_storeu_ps(p + 16, _mm256_extractf128_ps(r1, 1));
+        _mm_storeu_ps(p + 20, _mm256_extractf128_ps(r2, 1));
+        return;
+    }
     x86_scatter4(a, vi, n, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),
                  _mm256_castps256_ps128(z));
     if (n > 4)
