@@ -219,14 +219,21 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
         }
         float scale = 1.0f, idw = 0.0f;
         if (!src->raw) {
-            double sum = fsum;
-            if (negative || !(fsum <= FLT_MAX)) {
-                sum = 0.0;
+            bool unskinned;
+            if (!negative && fsum <= FLT_MAX) {
+                /* The common case, in float: 1.0f / fsum is exactly
+                 * (float)(1.0 / (double)fsum), as a double quotient rounded
+                 * to float is correctly rounded (53 >= 2 * 24 + 2 bits), and
+                 * a float division is cheaper than converting twice. */
+                unskinned = !(fsum > 0.0f);
+                scale = unskinned ? 0.0f : 1.0f / fsum;
+            } else {
+                double sum = 0.0;
                 for (unsigned j = 0; j < k; ++j)
                     sum += w[j];
+                unskinned = !(sum > 0.0) || !isfinite(sum);
+                scale = unskinned ? 0.0f : (float)(1.0 / sum);
             }
-            const bool unskinned = !(sum > 0.0) || !isfinite(sum);
-            scale = unskinned ? 0.0f : (float)(1.0 / sum);
             idw = unskinned ? 1.0f : 0.0f;
         }
         const float *jm[KERNEL_MAX_STAGED];
