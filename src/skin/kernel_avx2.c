@@ -151,11 +151,23 @@ avx2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
         c01 = _mm256_mul_ps(i, _mm256_setr_ps(1, 0, 0, 0, 0, 1, 0, 0));
         c23 = _mm256_mul_ps(i, _mm256_setr_ps(0, 0, 1, 0, 0, 0, 0, 0));
     }
+    /* Two chains of FMAs (even and odd influences) summed at the end: half
+     * the dependent latency per vertex for 2+ influences. */
+    __m256 d01 = _mm256_setzero_ps(), d23 = _mm256_setzero_ps();
     KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
         const __m256 wj = _mm256_set1_ps(w[j]);
-        c01 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j]), c01);
-        c23 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j] + 8), c23);
+        if (j % 2 == 0) {
+            c01 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j]), c01);
+            c23 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j] + 8), c23);
+        } else {
+            d01 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j]), d01);
+            d23 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j] + 8), d23);
+        }
+    }
+    if (k >= 2) {
+        c01 = _mm256_add_ps(c01, d01);
+        c23 = _mm256_add_ps(c23, d23);
     }
     _mm256_store_ps(out, c01);
     _mm256_store_ps(out + 8, c23);
