@@ -13,7 +13,8 @@ static void usage(FILE *out, const char *prog)
         out,
         "usage: %s [--smoke|--quick] [--json] [--sizes LIST] "
         "[--threads LIST]\n       [--influences LIST] [--plot FILE.png] "
-        "[--asset FILE] [--method linear|dq]\n       [--min-time SECONDS]\n\n"
+        "[--asset FILE] [--method linear|dq]\n       [--stores "
+        "cached|streaming] [--min-time SECONDS]\n\n"
         "Measures, in one run: skinning vertices/s (positions, +normals, "
         "+tangents;\nscalar reference, the dispatched kernel, each ISA, "
         "the prepared stream),\nSTREAM-copy bandwidth, bytes moved per "
@@ -32,6 +33,8 @@ static void usage(FILE *out, const char *prog)
         "CesiumMan from\n                     ../shared/assets, else the "
         "embedded SimpleSkin)\n"
         "  --method linear|dq blending method of the skinning rows\n"
+        "  --stores MODE      output stores of the skinning jobs: cached (the\n"
+        "                     library's default) or streaming (non-temporal)\n"
         "  --min-time S       seconds of timed work per cell (default "
         "0.2)\n",
         prog);
@@ -97,7 +100,7 @@ static int parse(int argc, char **argv, const char *prog, bench_config *c)
         } else if (!strcmp(a, "--sizes") || !strcmp(a, "--threads") ||
                    !strcmp(a, "--influences") || !strcmp(a, "--plot") ||
                    !strcmp(a, "--asset") || !strcmp(a, "--method") ||
-                   !strcmp(a, "--min-time")) {
+                   !strcmp(a, "--stores") || !strcmp(a, "--min-time")) {
             if (!v) {
                 fprintf(stderr, "%s: %s needs a value\n", prog, a);
                 return 2;
@@ -113,7 +116,18 @@ static int parse(int argc, char **argv, const char *prog, bench_config *c)
                 c->plot = v;
             else if (!strcmp(a, "--asset"))
                 c->asset = v;
-            else if (!strcmp(a, "--method")) {
+            else if (!strcmp(a, "--stores")) {
+                if (!strcmp(v, "cached")) {
+                    c->store_flags = 0;
+                } else if (!strcmp(v, "streaming")) {
+                    c->store_flags = VS_SKIN_STREAMING_STORES;
+                } else {
+                    fprintf(stderr,
+                            "%s: --stores %s: expected cached or streaming\n",
+                            prog, v);
+                    return 2;
+                }
+            } else if (!strcmp(a, "--method")) {
                 if (!strcmp(v, "linear")) {
                     c->method = VS_SKIN_LINEAR;
                 } else if (!strcmp(v, "dq") || !strcmp(v, "dual-quaternion")) {

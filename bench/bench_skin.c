@@ -22,6 +22,7 @@ typedef struct skin_buffers {
     float *weights;
     float matrices[BENCH_JOINTS * 16];
     vs_skin_method method;
+    uint32_t store_flags; /* bench_config.store_flags */
 } skin_buffers;
 
 static uint32_t lcg(uint32_t *s)
@@ -119,6 +120,7 @@ static vs_skinning_job make_job(const skin_buffers *b, uint32_t k, int attrs)
         .in_positions = b->in_p,
         .out_positions = b->out_p,
         .tangent_components = 4,
+        .flags = b->store_flags,
         .method = b->method,
     };
     if (attrs >= 1) job.in_normals = b->in_n, job.out_normals = b->out_n;
@@ -192,6 +194,7 @@ static void skin_task(void *arg, int index, int count)
             .out_tangents = c->job.out_tangents,
             .tangent_components = 4,
             .isa = c->job.isa,
+            .flags = c->job.flags,
         };
         r = vs_skin_stream_job_run(&sj, NULL);
     } else {
@@ -347,6 +350,7 @@ bool bench_skin(const bench_config *cfg, bench_results *r)
         for (int i = 0; i < cfg->influence_count && ok; ++i) {
             uint32_t k = cfg->influences[i];
             g.b.method = cfg->method;
+            g.b.store_flags = cfg->store_flags;
             fill_influences(&g.b, k);
             for (int attrs = 0; attrs < 3 && ok; ++attrs)
                 ok = plain_rows(&g, k, attrs, auto_name);

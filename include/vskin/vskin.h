@@ -342,7 +342,17 @@ typedef enum vs_skin_flags {
     /* Use stored weights as they are. By default each vertex's weights are
      * divided by their sum; a vertex whose weights sum to 0 keeps its bind
      * position (identity matrix). */
-    VS_SKIN_RAW_WEIGHTS = 1u << 0
+    VS_SKIN_RAW_WEIGHTS = 1u << 0,
+    /* Write the tightly packed outputs (positions, normals: stride 0 or 12)
+     * with non-temporal (streaming) stores, which bypass the caches and skip
+     * reading each output line before overwriting it. Off by default: on
+     * the machine of docs/performance.md they cost about 5 % on one thread
+     * and gained nothing on two when the machine was quiet, and gained 30 to
+     * 50 % while other tenants loaded its memory. Worth trying for big
+     * outputs the caller will not read back soon. Interleaved outputs,
+     * tangents and the dual-quaternion kernels always store through the
+     * caches. Results are bit-identical either way. */
+    VS_SKIN_STREAMING_STORES = 1u << 1
 } vs_skin_flags;
 
 /* How influences are blended (see the DQS section at the end of this file). */
@@ -698,6 +708,9 @@ typedef struct vs_skin_stream_job {
     float *out_tangents;        size_t out_tangents_stride;
     uint32_t tangent_components; /* 3 or 4 (default 4) */
     uint32_t isa;                /* vs_isa; SCALAR runs PORTABLE */
+    /* VS_SKIN_STREAMING_STORES or 0 (vs_skin_flags); the weight flags
+     * belong to the stream's desc. */
+    uint32_t flags;
 } vs_skin_stream_job;
 
 vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,

@@ -40,6 +40,10 @@ typedef struct kernel_attr {
     /* Vertices are visited in increasing consecutive order and this side is
      * 3 tightly packed floats: 4 vertices are 3 aligned-free 16-byte moves. */
     bool in_packed, out_packed;
+    /* out_packed and the job asked for non-temporal stores: full blocks
+     * whose output is 16-byte aligned are streamed (kernel_store_fence
+     * after the job). */
+    bool nt;
 } kernel_attr;
 
 /* Which attributes a job skins (the kernel specialises on it). */
@@ -119,6 +123,15 @@ void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
                     const float *in_tan, size_t in_tan_stride, float *out_tan,
                     size_t out_tan_stride, uint32_t tangent_components,
                     bool sequential);
+
+/* Turns on non-temporal stores for the packed outputs of io when flags
+ * (vs_skin_flags) hold VS_SKIN_STREAMING_STORES. Returns whether any output
+ * streams. */
+bool kernel_io_streaming(kernel_io *io, uint32_t flags);
+
+/* Orders the non-temporal stores before anything after it (sfence on x86);
+ * a job that streamed calls it before returning. */
+void kernel_store_fence(void);
 
 /* Block scratch: staged influences, vertex indices, blended matrices. */
 typedef struct kernel_scratch {

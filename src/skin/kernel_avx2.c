@@ -123,12 +123,10 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
             _mm256_shuffle_ps(y1z1, x2y2, _MM_SHUFFLE(2, 0, 2, 0));
         const __m256 r2 =
             _mm256_shuffle_ps(z2x3, y3z3, _MM_SHUFFLE(2, 0, 2, 0));
-        _mm_storeu_ps(p, _mm256_castps256_ps128(r0));
-        _mm_storeu_ps(p + 4, _mm256_castps256_ps128(r1));
-        _mm_storeu_ps(p + 8, _mm256_castps256_ps128(r2));
-        _mm_storeu_ps(p + 12, _mm256_extractf128_ps(r0, 1));
-        _mm_storeu_ps(p + 16, _mm256_extractf128_ps(r1, 1));
-        _mm_storeu_ps(p + 20, _mm256_extractf128_ps(r2, 1));
+        x86_put3x4(a, p, _mm256_castps256_ps128(r0), _mm256_castps256_ps128(r1),
+                   _mm256_castps256_ps128(r2));
+        x86_put3x4(a, p + 12, _mm256_extractf128_ps(r0, 1),
+                   _mm256_extractf128_ps(r1, 1), _mm256_extractf128_ps(r2, 1));
         return;
     }
     x86_scatter4(a, vi, n, _mm256_castps256_ps128(x), _mm256_castps256_ps128(y),

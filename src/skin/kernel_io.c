@@ -3,6 +3,10 @@
 
 #include "skin/kernel.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 const float kernel_zero_matrix[16];
 
 static kernel_attr make_attr(const float *in, size_t in_stride, float *out,
@@ -12,6 +16,7 @@ static kernel_attr make_attr(const float *in, size_t in_stride, float *out,
                      in_stride ? in_stride : element,
                      (unsigned char *)out,
                      out_stride ? out_stride : element,
+                     false,
                      false,
                      false};
     return a;
@@ -38,4 +43,19 @@ void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
     io->attrs =
         (in_nrm ? KERNEL_NORMALS : 0u) | (in_tan ? KERNEL_TANGENTS : 0u);
     io->tangent_w = tc == 4;
+}
+
+bool kernel_io_streaming(kernel_io *io, uint32_t flags)
+{
+    const bool on = (flags & VS_SKIN_STREAMING_STORES) != 0;
+    io->pos.nt = on && io->pos.out_packed;
+    io->nrm.nt = on && (io->attrs & KERNEL_NORMALS) && io->nrm.out_packed;
+    return io->pos.nt || io->nrm.nt;
+}
+
+void kernel_store_fence(void)
+{
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
 }

@@ -153,6 +153,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         job->out_normals, job->out_normals_stride, job->in_tangents,
         job->in_tangents_stride, job->out_tangents, job->out_tangents_stride,
         job->tangent_components, job->order == VS_STREAM_ORDER_STREAM);
+    const bool streaming = kernel_io_streaming(&io, job->flags);
     kernel_scratch sc;
     memset(&sc, 0, sizeof sc);
     const stage_fn stage = stage_for(s);
@@ -195,5 +196,6 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             ops->transform(&io, sc.vi, n, sc.mat);
         }
     }
+    if (streaming) kernel_store_fence();
     return VS_OK;
 }

@@ -85,14 +85,12 @@ static bool palette_is_finite(const vs_skinning_job *job)
     return acc == 0.0f;
 }
 
+static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
+                            const kernel_io *io, vs_error *error);
+
 static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
                           vs_error *error)
 {
-    const size_t inf = job->influence_count;
-    job_source src = {
-        (const unsigned char *)job->joints, (const unsigned char *)job->weights,
-        job->joints_stride ? job->joints_stride : inf * sizeof(uint16_t),
-        job->weights_stride ? job->weights_stride : inf * sizeof(float)};
     kernel_io io;
     kernel_io_init(&io, job->in_positions, job->in_positions_stride,
                    job->out_positions, job->out_positions_stride,
@@ -100,6 +98,24 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
                    job->out_normals_stride, job->in_tangents,
                    job->in_tangents_stride, job->out_tangents,
                    job->out_tangents_stride, job->tangent_components, true);
+    if (kernel_io_streaming(&io, job->flags)) {
+        /* Streamed stores must be ordered before the job returns. */
+        vs_result r = run_blocks(job, ops, &io, error);
+        kernel_store_fence();
+        return r;
+    }
+    return run_blocks(job, ops, &io, error);
+}
+
+static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
+                            const kernel_io *iop, vs_error *error)
+{
+    const size_t inf = job->influence_count;
+    job_source src = {
+        (const unsigned char *)job->joints, (const unsigned char *)job->weights,
+        job->joints_stride ? job->joints_stride : inf * sizeof(uint16_t),
+        job->weights_stride ? job->weights_stride : inf * sizeof(float)};
+    const kernel_io io = *iop;
     kernel_scratch s;
     memset(&s, 0, sizeof s);
     double scale[KERNEL_BLOCK];

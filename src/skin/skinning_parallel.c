@@ -28,29 +28,27 @@ static void run_range(void *user, size_t begin, size_t end, uint32_t worker)
     range_task *task = user;
     const vs_skinning_job *job = task->job;
     const size_t inf = job->influence_count;
-    const size_t tangent = (job->tangent_components == 3 ? 3u : 4u) *
-                           sizeof(float);
+    const size_t tangent =
+        (job->tangent_components == 3 ? 3u : 4u) * sizeof(float);
     vs_skinning_job sub = *job;
     sub.vertex_count = end - begin;
-    sub.joints = advance(job->joints, job->joints_stride,
-                         inf * sizeof(uint16_t), begin);
-    sub.weights = advance(job->weights, job->weights_stride,
-                          inf * sizeof(float), begin);
+    sub.joints =
+        advance(job->joints, job->joints_stride, inf * sizeof(uint16_t), begin);
+    sub.weights =
+        advance(job->weights, job->weights_stride, inf * sizeof(float), begin);
     sub.in_positions = advance(job->in_positions, job->in_positions_stride,
                                3 * sizeof(float), begin);
-    sub.out_positions = (float *)advance(
-        job->out_positions, job->out_positions_stride, 3 * sizeof(float),
-        begin);
+    sub.out_positions =
+        (float *)advance(job->out_positions, job->out_positions_stride,
+                         3 * sizeof(float), begin);
     sub.in_normals = advance(job->in_normals, job->in_normals_stride,
                              3 * sizeof(float), begin);
-    sub.out_normals = (float *)advance(job->out_normals,
-                                       job->out_normals_stride,
-                                       3 * sizeof(float), begin);
-    sub.in_tangents = advance(job->in_tangents, job->in_tangents_stride,
-                              tangent, begin);
-    sub.out_tangents = (float *)advance(job->out_tangents,
-                                        job->out_tangents_stride, tangent,
-                                        begin);
+    sub.out_normals = (float *)advance(
+        job->out_normals, job->out_normals_stride, 3 * sizeof(float), begin);
+    sub.in_tangents =
+        advance(job->in_tangents, job->in_tangents_stride, tangent, begin);
+    sub.out_tangents = (float *)advance(
+        job->out_tangents, job->out_tangents_stride, tangent, begin);
     /* Packed strides stay packed: 0 still means "one element". */
     vs_result r = vs_skinning_job_run(&sub, NULL);
     if (r != VS_OK) atomic_store(&task->result, (int)r);
@@ -69,6 +67,10 @@ vs_result vs_skinning_job_run_parallel(vs_context *context,
     /* About four ranges per participant balances uneven progress. */
     size_t grain = job->vertex_count / ((size_t)threads * 4);
     if (grain < VS_MIN_VERTICES_PER_TASK) grain = VS_MIN_VERTICES_PER_TASK;
+    /* Ranges start at multiples of 16 vertices: packed outputs then begin
+     * on a 64-byte line (no line written by two threads) and keep the
+     * 16-byte alignment streaming stores need. */
+    grain = (grain + 15) / 16 * 16;
     range_task task = {.job = job};
     atomic_init(&task.result, VS_OK);
     r = vs_context_parallel_for(context, job->vertex_count, grain, run_range,

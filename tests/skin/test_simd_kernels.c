@@ -225,8 +225,15 @@ static void every_kernel_matches_the_reference(void)
             float *rpos = malloc((n * 3 + 1) * sizeof(float));
             float *rnrm = malloc((n * 3 + 1) * sizeof(float));
             float *rtan = malloc((n * 4 + 1) * sizeof(float));
+            /* Raw weights or not, each with the stores chosen by size (all
+             * cached at these counts) and forced to stream (aligned and
+             * unaligned packed outputs both occur below). */
+            static const uint32_t flag_sets[] = {
+                0, VS_SKIN_RAW_WEIGHTS, VS_SKIN_STREAMING_STORES,
+                VS_SKIN_RAW_WEIGHTS | VS_SKIN_STREAMING_STORES};
             for (size_t ai = 0; ai < 4; ++ai)
-                for (uint32_t flags = 0; flags < 2; ++flags) {
+                for (size_t fi = 0; fi < 4; ++fi) {
+                    const uint32_t flags = flag_sets[fi];
                     unsigned attrs = attr_sets[ai];
                     run_reference(&m, attrs, flags, rpos, rnrm, rtan);
                     for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {

@@ -93,7 +93,7 @@ static int same(const float *a, const float *ref, size_t count)
 
 /* Runs the stream in two ranges and compares in source order. */
 static int run_stream(const case_data *c, const vs_skin_stream *s, vs_isa isa,
-                      uint32_t order)
+                      uint32_t order, uint32_t store_flags)
 {
     const size_t n = c->n;
     const uint32_t *perm = vs_skin_stream_vertex_order(s);
@@ -116,7 +116,8 @@ static int run_stream(const case_data *c, const vs_skin_stream *s, vs_isa isa,
                               .out_normals = out + n * 3,
                               .in_tangents = in + n * 6,
                               .out_tangents = out + n * 6,
-                              .isa = isa};
+                              .isa = isa,
+                              .flags = store_flags};
     vs_error err;
     int ok = 1;
     const size_t split = n / 3;
@@ -222,12 +223,16 @@ static void streams_match_the_reference(void)
                     for (size_t ii = 0; ii < ISA_COUNT; ++ii) {
                         if (!vs_isa_supported(isas[ii])) continue;
                         for (uint32_t order = 0; order < 2; ++order)
-                            CHECK_MSG(run_stream(&c, s, isas[ii], order),
-                                      "isa %s, %zu vertices, %u influences, "
-                                      "%u joints, unorm16 %d, flags %u, "
-                                      "order %u",
-                                      vs_isa_name(isas[ii]), n, c.k,
-                                      c.joint_count, unorm16, flags, order);
+                            for (int nt = 0; nt < 2; ++nt)
+                                CHECK_MSG(
+                                    run_stream(&c, s, isas[ii], order,
+                                               nt ? VS_SKIN_STREAMING_STORES
+                                                  : 0),
+                                    "isa %s, %zu vertices, %u influences, "
+                                    "%u joints, unorm16 %d, flags %u, "
+                                    "order %u, streaming stores %d",
+                                    vs_isa_name(isas[ii]), n, c.k,
+                                    c.joint_count, unorm16, flags, order, nt);
                     }
                     vs_skin_stream_free(s);
                 }
