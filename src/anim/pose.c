@@ -340,14 +340,20 @@ static vs_result check_clip(const vs_pose *pose, uint32_t c, vs_error *error)
     return VS_OK;
 }
 
-/* sampler_find_key_cursor with its commonest answer inline: the cursor's
- * key still holds t. */
+/* sampler_find_key_cursor with its two commonest answers inline: the
+ * cursor's key still holds t, or playback has moved on to the next key.
+ * Same result (keys hold times[k] <= t < times[k + 1]). */
 static inline uint32_t find_key(const vs_anim_sampler *s, float t,
                                 uint32_t *cursor)
 {
     const uint32_t k = *cursor, n = s->key_count;
-    if (k + 1 < n && t > s->times[0] && s->times[k] <= t && t < s->times[k + 1])
-        return k;
+    if (k + 1 < n && t > s->times[0] && s->times[k] <= t) {
+        if (t < s->times[k + 1]) return k;
+        if (k + 2 >= n || t < s->times[k + 2]) {
+            *cursor = k + 1;
+            return k + 1;
+        }
+    }
     return sampler_find_key_cursor(s, t, cursor);
 }
 
