@@ -347,8 +347,8 @@ typedef enum vs_skin_flags {
      * with non-temporal (streaming) stores, which bypass the caches and skip
      * reading each output line before overwriting it. Off by default: on
      * the machine of docs/performance.md they cost about 5 % on one thread
-     * and gained nothing on two when the machine was quiet, and gained 30 to
-     * 50 % while other tenants loaded its memory. Worth trying for big
+     * and gained nothing on two when the machine was quiet, and gained 22 to
+     * 53 % while other tenants loaded its memory. Worth trying for big
      * outputs the caller will not read back soon. Interleaved outputs,
      * tangents and the dual-quaternion kernels always store through the
      * caches. Results are bit-identical either way. */
