@@ -7,6 +7,10 @@
 #include "core/error.h"
 #include "core/xform.h"
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 /* out = a * b, affine-only when both are affine (exact: the skipped terms
  * multiply the zeros of the last row). */
 static void mul(const float a[16], const float b[16], float out[16])
@@ -79,9 +83,19 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
                              asset->source_name, skin, j, (double)m[3],
                              (double)m[7], (double)m[11], (double)m[15]);
         float *o = out + 12 * (size_t)j;
+#if defined(__SSE2__)
+        /* Rows 0..2 of the column-major matrix: one 4x4 transpose. */
+        __m128 c0 = _mm_loadu_ps(m), c1 = _mm_loadu_ps(m + 4),
+               c2 = _mm_loadu_ps(m + 8), c3 = _mm_loadu_ps(m + 12);
+        _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+        _mm_storeu_ps(o, c0);
+        _mm_storeu_ps(o + 4, c1);
+        _mm_storeu_ps(o + 8, c2);
+#else
         for (int row = 0; row < 3; ++row)
             for (int col = 0; col < 4; ++col)
                 o[4 * row + col] = m[4 * col + row];
+#endif
     }
     return VS_OK;
 }
