@@ -340,36 +340,6 @@ static vs_result check_clip(const vs_pose *pose, uint32_t c, vs_error *error)
     return VS_OK;
 }
 
-/* sampler_find_key_cursor with its two commonest answers inline: the
- * cursor's key still holds t, or playback has moved on to the next key.
- * Same result (keys hold times[k] <= t < times[k + 1]). */
-static inline uint32_t find_key(const vs_anim_sampler *s, float t,
-                                uint32_t *cursor)
-{
-    const uint32_t k = *cursor, n = s->key_count;
-    if (k + 1 < n && t > s->times[0] && s->times[k] <= t) {
-        if (t < s->times[k + 1]) return k;
-        if (k + 2 >= n || t < s->times[k + 2]) {
-            *cursor = k + 1;
-            return k + 1;
-        }
-    }
-    return sampler_find_key_cursor(s, t, cursor);
-}
-
-/* u of key k at t as anim_sample_key computes it; false where that function
- * holds a key value instead (before the first key, on a key, after the
- * last, times not increasing). */
-static inline bool linear_fraction(const vs_anim_sampler *s, uint32_t k,
-                                   float t, float *u)
-{
-    if (k + 1 >= s->key_count) return false;
-    const float td = s->times[k + 1] - s->times[k];
-    if (!(td > 0.0f)) return false;
-    *u = (t - s->times[k]) / td;
-    return *u > 0.0f;
-}
-
 vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
                          vs_time_mode mode, vs_error *error)
 {
@@ -399,7 +369,7 @@ vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
         const vs_anim_channel *ch = &clip->channels[k];
         const vs_anim_sampler *s = &clip->samplers[ch->sampler];
         if (s->key_count == 0) continue; /* nothing to say: keep the value */
-        uint32_t key = find_key(s, t, cursor + ch->sampler);
+        uint32_t key = sampler_find_key_cursor(s, t, cursor + ch->sampler);
         if (ch->path == VS_PATH_WEIGHTS) {
             anim_sample_key(s, key, t, false,
                             pose->weights + pose->weight_offset[ch->node]);
@@ -413,12 +383,12 @@ vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
                      : ch->path == VS_PATH_ROTATION  ? trs->rotation
                                                      : trs->scale;
         const bool rotation = ch->path == VS_PATH_ROTATION;
-        float u;
+        float td, u;
         /* The common case inline: LINEAR between two keys. The arithmetic is
          * anim_sample_key's, so translation and scale match it bit for bit;
          * rotations join the batch. Everything else takes anim_sample_key. */
         if (s->interpolation == VS_INTERP_LINEAR &&
-            linear_fraction(s, key, t, &u)) {
+            anim_key_fraction(s, key, t, &td, &u)) {
             const float *a = s->values + (size_t)key * s->components;
             const float *b = a + s->components;
             if (rotation && batch) {

@@ -23,8 +23,8 @@ uint32_t sampler_find_key(const vs_anim_sampler *s, float t)
 /* Keys a forward step may walk before a binary search is cheaper. */
 #define CURSOR_MAX_WALK 8u
 
-uint32_t sampler_find_key_cursor(const vs_anim_sampler *s, float t,
-                                 uint32_t *cursor)
+uint32_t sampler_find_key_walk(const vs_anim_sampler *s, float t,
+                               uint32_t *cursor)
 {
     const float *times = s->times;
     const uint32_t last = s->key_count - 1;
@@ -34,7 +34,8 @@ uint32_t sampler_find_key_cursor(const vs_anim_sampler *s, float t,
     } else if (k <= last && times[k] <= t) {
         /* Forward (or still): walk the keys passed since the last call. */
         uint32_t steps = 0;
-        while (k < last && times[k + 1] <= t && steps++ < CURSOR_MAX_WALK) ++k;
+        while (k < last && times[k + 1] <= t && steps++ < CURSOR_MAX_WALK)
+            ++k;
         if (k < last && times[k + 1] <= t) k = sampler_find_key(s, t);
     } else {
         k = sampler_find_key(s, t); /* backwards or a stale cursor */
@@ -106,13 +107,6 @@ void anim_sample(const vs_anim_sampler *s, float t, bool is_rotation,
     anim_sample_key(s, sampler_find_key(s, t), t, is_rotation, out);
 }
 
-void anim_sample_cursor(const vs_anim_sampler *s, float t, bool is_rotation,
-                        uint32_t *cursor, float *out)
-{
-    anim_sample_key(s, sampler_find_key_cursor(s, t, cursor), t, is_rotation,
-                    out);
-}
-
 void anim_sample_key(const vs_anim_sampler *s, uint32_t k, float t,
                      bool is_rotation, float *out)
 {
@@ -123,12 +117,10 @@ void anim_sample_key(const vs_anim_sampler *s, uint32_t k, float t,
     size_t value_at = cubic ? n : 0;
     const float *key0 = s->values + k * stride;
     float td = 0.0f, u = 0.0f;
-    if (k + 1 < s->key_count) td = s->times[k + 1] - s->times[k];
-    /* td <= 0 only in invalid data (times not increasing): hold the key. */
-    if (td > 0.0f) u = (t - s->times[k]) / td;
-    /* Before the first key, on a key, after the last key, and STEP: the key
-     * value. */
-    if (!(u > 0.0f) || s->interpolation == VS_INTERP_STEP) {
+    /* Before the first key, on a key, after the last key, times not
+     * increasing, and STEP: the key value. */
+    if (!anim_key_fraction(s, k, t, &td, &u) ||
+        s->interpolation == VS_INTERP_STEP) {
         memcpy(out, key0 + value_at, n * sizeof *out);
     } else if (cubic) {
         hermite(key0, key0 + stride, n, td, u, out);

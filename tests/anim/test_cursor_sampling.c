@@ -57,7 +57,8 @@ static void check_sampler(const vs_anim_sampler *s, bool rotation,
             ++bad_keys;
         if (s->components > 64) continue;
         anim_sample(s, times[i], rotation, a);
-        anim_sample_cursor(s, times[i], rotation, &cursor, b);
+        anim_sample_key(s, sampler_find_key_cursor(s, times[i], &cursor),
+                        times[i], rotation, b);
         if (memcmp(a, b, s->components * sizeof(float)) != 0) ++bad_values;
     }
     CHECK_MSG(bad_keys == 0 && bad_values == 0,
