@@ -86,36 +86,13 @@ static bool palette_is_finite(const vs_skinning_job *job)
 }
 
 static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
-                            const kernel_io *io, vs_error *error);
-
-static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
-                          vs_error *error)
-{
-    kernel_io io;
-    kernel_io_init(&io, job->in_positions, job->in_positions_stride,
-                   job->out_positions, job->out_positions_stride,
-                   job->in_normals, job->in_normals_stride, job->out_normals,
-                   job->out_normals_stride, job->in_tangents,
-                   job->in_tangents_stride, job->out_tangents,
-                   job->out_tangents_stride, job->tangent_components, true);
-    if (kernel_io_streaming(&io, job->flags)) {
-        /* Streamed stores must be ordered before the job returns. */
-        vs_result r = run_blocks(job, ops, &io, error);
-        kernel_store_fence();
-        return r;
-    }
-    return run_blocks(job, ops, &io, error);
-}
-
-static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
-                            const kernel_io *iop, vs_error *error)
+                            const kernel_io *io, vs_error *error)
 {
     const size_t inf = job->influence_count;
     job_source src = {
         (const unsigned char *)job->joints, (const unsigned char *)job->weights,
         job->joints_stride ? job->joints_stride : inf * sizeof(uint16_t),
         job->weights_stride ? job->weights_stride : inf * sizeof(float)};
-    const kernel_io io = *iop;
     kernel_scratch s;
     memset(&s, 0, sizeof s);
     double scale[KERNEL_BLOCK];
@@ -141,7 +118,7 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
              * own. */
             if (!ops->blend_job(&small, base, n, s.mat))
                 return skinning_job_reference_from(job, base, error);
-            ops->transform(&io, s.vi, n, s.mat);
+            ops->transform(io, s.vi, n, s.mat);
             continue;
         }
         bool ok = true;
@@ -158,9 +135,27 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
             stage_chunk(job, &src, base, n, first, k, scale, &s);
             ops->blend(n, k, s.jm, s.w, s.idw, s.mat, first > 0);
         }
-        ops->transform(&io, s.vi, n, s.mat);
+        ops->transform(io, s.vi, n, s.mat);
     }
     return VS_OK;
+}
+
+/* The kernel path: the attribute streams set up once, the blocks run, and
+ * streamed stores ordered before the job returns. */
+static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
+                          vs_error *error)
+{
+    kernel_io io;
+    kernel_io_init(&io, job->in_positions, job->in_positions_stride,
+                   job->out_positions, job->out_positions_stride,
+                   job->in_normals, job->in_normals_stride, job->out_normals,
+                   job->out_normals_stride, job->in_tangents,
+                   job->in_tangents_stride, job->out_tangents,
+                   job->out_tangents_stride, job->tangent_components, true);
+    const bool streaming = kernel_io_streaming(&io, job->flags);
+    const vs_result r = run_blocks(job, ops, &io, error);
+    if (streaming) kernel_store_fence();
+    return r;
 }
 
 /* The DQS kernels (dqs_kernel.c) come in plain C, SSE2 and AVX2+FMA; an
