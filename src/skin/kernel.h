@@ -28,7 +28,21 @@
 #define KERNEL_UNROLL
 #endif
 
-#define KERNEL_BLOCK 16     /* widest kernel: AVX-512, 16 float lanes */
+/* What a kernel's per-vertex blend (NAME(blend_vertex), inlined, the mode a
+ * constant) writes to its 4x4: */
+enum {
+    BLEND_SET,             /* idw * I + sum w * J */
+    BLEND_ACCUMULATE,      /* out + sum w * J */
+    BLEND_SCALED,          /* scale * sum w * J */
+    BLEND_SCALED_IDENTITY, /* scale * sum w * J + idw * I */
+};
+
+/* Vertices per block: a multiple of the widest kernel's 16 lanes, and large
+ * enough that the per-block work (the plain job's checks of a block's
+ * indices and weights, calls, dispatch) is spread thin: 64 measured 8-15 %
+ * faster than 16 for 1-4 influences (docs/skinning.md). The scratch stays
+ * in L1 (about 11 KiB). */
+#define KERNEL_BLOCK 64
 #define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
 
 /* One attribute: input and output base pointers and byte steps. */
@@ -142,6 +156,14 @@ typedef struct kernel_scratch {
     size_t vi[KERNEL_BLOCK];
 } kernel_scratch;
 
+/* Eight floats / int32 lanes as GCC and Clang vector extensions: plain
+ * arithmetic and comparisons (-1 / 0 lanes) that each kernel's compiler
+ * maps onto its own ISA. */
+typedef float kernel_v8f __attribute__((vector_size(32)));
+typedef int32_t kernel_v8i __attribute__((vector_size(32)));
+
 /* A 4x4 of zeros: what a zero-weight influence points at, so that it adds
  * nothing even when its joint matrix holds NaN (as the reference skips it). */
 extern const float kernel_zero_matrix[16];
+/* The 4x4 identity: an unskinned vertex's matrix. */
+extern const float kernel_identity_matrix[16];

@@ -137,17 +137,19 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
 }
 
 static inline __attribute__((always_inline)) void
-avx2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
-                  int accumulate, const unsigned k)
+avx2_blend_vertex(const float *const *jm, const float *w, float scale,
+                  float idw, float *out, const int mode, const unsigned k)
 {
-    __m256 c01, c23;
-    if (accumulate) {
+    const __m256 i01 = _mm256_setr_ps(1, 0, 0, 0, 0, 1, 0, 0),
+                 i23 = _mm256_setr_ps(0, 0, 1, 0, 0, 0, 0, 0);
+    __m256 c01 = _mm256_setzero_ps(), c23 = _mm256_setzero_ps();
+    if (mode == BLEND_ACCUMULATE) {
         c01 = _mm256_load_ps(out);
         c23 = _mm256_load_ps(out + 8);
-    } else {
+    } else if (mode == BLEND_SET) {
         const __m256 i = _mm256_set1_ps(idw);
-        c01 = _mm256_mul_ps(i, _mm256_setr_ps(1, 0, 0, 0, 0, 1, 0, 0));
-        c23 = _mm256_mul_ps(i, _mm256_setr_ps(0, 0, 1, 0, 0, 0, 0, 0));
+        c01 = _mm256_mul_ps(i, i01);
+        c23 = _mm256_mul_ps(i, i23);
     }
     /* Two chains of FMAs (even and odd influences) summed at the end: half
      * the dependent latency per vertex for 2+ influences. */
@@ -166,6 +168,16 @@ avx2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
     if (k >= 2) {
         c01 = _mm256_add_ps(c01, d01);
         c23 = _mm256_add_ps(c23, d23);
+    }
+    if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY) {
+        const __m256 s = _mm256_set1_ps(scale);
+        c01 = _mm256_mul_ps(c01, s);
+        c23 = _mm256_mul_ps(c23, s);
+    }
+    if (mode == BLEND_SCALED_IDENTITY) {
+        const __m256 i = _mm256_set1_ps(idw);
+        c01 = _mm256_fmadd_ps(i, i01, c01);
+        c23 = _mm256_fmadd_ps(i, i23, c23);
     }
     _mm256_store_ps(out, c01);
     _mm256_store_ps(out + 8, c23);

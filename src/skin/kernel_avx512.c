@@ -114,19 +114,23 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
 }
 
 static inline __attribute__((always_inline)) void
-avx512_blend_vertex(const float *const *jm, const float *w, float idw,
-                    float *out, int accumulate, const unsigned k)
+avx512_blend_vertex(const float *const *jm, const float *w, float scale,
+                    float idw, float *out, const int mode, const unsigned k)
 {
-    __m512 c;
-    if (accumulate)
+    const __m512 id =
+        _mm512_setr_ps(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0);
+    __m512 c = _mm512_setzero_ps();
+    if (mode == BLEND_ACCUMULATE)
         c = _mm512_load_ps(out);
-    else
-        c = _mm512_mul_ps(
-            _mm512_set1_ps(idw),
-            _mm512_setr_ps(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0));
+    else if (mode == BLEND_SET)
+        c = _mm512_mul_ps(_mm512_set1_ps(idw), id);
     KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j)
         c = _mm512_fmadd_ps(_mm512_set1_ps(w[j]), _mm512_loadu_ps(jm[j]), c);
+    if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY)
+        c = _mm512_mul_ps(c, _mm512_set1_ps(scale));
+    if (mode == BLEND_SCALED_IDENTITY)
+        c = _mm512_fmadd_ps(_mm512_set1_ps(idw), id, c);
     _mm512_store_ps(out, c);
 }
 

@@ -8,6 +8,8 @@
 #endif
 
 const float kernel_zero_matrix[16];
+const float kernel_identity_matrix[16] = {1, 0, 0, 0, 0, 1, 0, 0,
+                                          0, 0, 1, 0, 0, 0, 0, 1};
 
 static kernel_attr make_attr(const float *in, size_t in_stride, float *out,
                              size_t out_stride, size_t element)

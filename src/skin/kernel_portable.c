@@ -87,18 +87,18 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
 }
 
 KERNEL_INLINE void portable_blend_vertex(const float *const *jm, const float *w,
-                                         float idw, float *out, int accumulate,
-                                         const unsigned k)
+                                         float scale, float idw, float *out,
+                                         const int mode, const unsigned k)
 {
     /* All 16 entries (the bottom row is ignored later): contiguous loops the
      * compiler vectorises. */
     float acc[16];
-    if (accumulate) {
+    if (mode == BLEND_ACCUMULATE) {
         memcpy(acc, out, sizeof acc);
     } else {
         for (int e = 0; e < 16; ++e)
             acc[e] = 0.0f;
-        acc[0] = acc[5] = acc[10] = idw;
+        if (mode == BLEND_SET) acc[0] = acc[5] = acc[10] = idw;
     }
     KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
@@ -106,6 +106,14 @@ KERNEL_INLINE void portable_blend_vertex(const float *const *jm, const float *w,
         const float wj = w[j];
         for (int e = 0; e < 16; ++e)
             acc[e] += wj * m[e];
+    }
+    if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY)
+        for (int e = 0; e < 16; ++e)
+            acc[e] *= scale;
+    if (mode == BLEND_SCALED_IDENTITY) {
+        acc[0] += idw;
+        acc[5] += idw;
+        acc[10] += idw;
     }
     memcpy(out, acc, sizeof acc);
 }

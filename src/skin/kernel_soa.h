@@ -111,7 +111,8 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
     case K:                                                                    \
         for (size_t i = 0; i < n; ++i)                                         \
             NAME(blend_vertex)                                                 \
-        (jm + i * K, w + i * K, idw[i], mat + i * 16, accumulate, K);          \
+        (jm + i * K, w + i * K, 1.0f, idw[i], mat + i * 16,                    \
+         accumulate ? BLEND_ACCUMULATE : BLEND_SET, K);                        \
         break;
     switch (k) {
         NAME_CASE(0)
@@ -148,7 +149,8 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
                 jm[j] = src->palette + (size_t)joints[i * k + j] * 16;         \
                 w[j] = (float)weights[i * k + j] * (WSCALE);                   \
             }                                                                  \
-            NAME(blend_vertex)(jm, w, src->idw, mat + i * 16, 0, k);           \
+            NAME(blend_vertex)                                                 \
+            (jm, w, 1.0f, src->idw, mat + i * 16, BLEND_SET, k);               \
         }                                                                      \
     }
 NAME_STREAM_FN(u8_unorm, uint8_t, uint16_t, 1.0f / 65535.0f)
@@ -187,18 +189,20 @@ static void NAME(blend_stream)(size_t n, unsigned k,
 #undef NAME_FORMATS
 }
 
-/* The plain job's blend, reading the caller's joints and weights straight
- * into the per-vertex blend. Weight rule as the reference: divided by their
- * sum; a sum that is not positive and finite means unskinned (identity).
- * The sum is taken in float when that cannot change the verdict (all
- * weights >= 0 and a finite float sum: then it is > 0 exactly when the
- * double sum is), else in double. Out-of-range indices are replaced by 0
- * for the load and reported. With a finite palette a zero weight may
- * multiply its matrix (0 * finite = 0); otherwise it points at a zero
- * matrix, so a NaN matrix behind a zero weight adds nothing. */
+/* The plain job's blend, vertex by vertex, for a block with a weight the
+ * staged path below leaves alone (negative, NaN, or a sum outside
+ * [FLT_MIN, FLT_MAX]). Weight rule as the reference: divided by their sum;
+ * a sum that is not positive and finite means unskinned (identity). The sum
+ * is taken in float when that cannot change the verdict (all weights >= 0
+ * and a finite float sum: then it is > 0 exactly when the double sum is),
+ * else in double, and a sum too small for its float reciprocal scales in
+ * double too. Out-of-range indices are replaced by 0 for the load and
+ * reported. With a finite palette a zero weight may multiply its matrix
+ * (0 * finite = 0); otherwise it points at a zero matrix, so a NaN matrix
+ * behind a zero weight adds nothing. */
 static inline __attribute__((always_inline)) bool
-NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
-                  const unsigned k, const bool finite_palette, float *mat)
+NAME(blend_job_careful)(const kernel_job_src *src, size_t base, size_t n,
+                        const unsigned k, const bool finite_palette, float *mat)
 {
     unsigned bad = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -209,7 +213,6 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
         memcpy(w, src->weights + (base + i) * src->weights_step, k * sizeof *w);
         float fsum = 0.0f;
         unsigned negative = 0;
-        KERNEL_UNROLL
         for (unsigned j = 0; j < k; ++j) {
             const unsigned out_of_range = joint[j] >= src->joint_count;
             bad |= out_of_range;
@@ -217,36 +220,186 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
             negative |= !(w[j] >= 0.0f);
             fsum += w[j];
         }
-        float scale = 1.0f, idw = 0.0f;
-        if (!src->raw) {
-            bool unskinned;
-            if (!negative && fsum <= FLT_MAX) {
-                /* The common case, in float: 1.0f / fsum is exactly
-                 * (float)(1.0 / (double)fsum), as a double quotient rounded
-                 * to float is correctly rounded (53 >= 2 * 24 + 2 bits), and
-                 * a float division is cheaper than converting twice. */
-                unskinned = !(fsum > 0.0f);
-                scale = unskinned ? 0.0f : 1.0f / fsum;
-            } else {
-                double sum = 0.0;
-                for (unsigned j = 0; j < k; ++j)
-                    sum += w[j];
-                unskinned = !(sum > 0.0) || !isfinite(sum);
-                scale = unskinned ? 0.0f : (float)(1.0 / sum);
-            }
+        float ws[KERNEL_MAX_STAGED];
+        float idw = 0.0f;
+        if (src->raw) {
+            memcpy(ws, w, k * sizeof *w);
+        } else if (!negative && fsum <= FLT_MAX &&
+                   !(fsum > 0.0f && fsum < FLT_MIN)) {
+            /* 1.0f / fsum is exactly (float)(1.0 / (double)fsum): a double
+             * quotient rounded to float is correctly rounded (53 >= 2 * 24
+             * + 2 bits). */
+            const float scale = fsum > 0.0f ? 1.0f / fsum : 0.0f;
+            idw = fsum > 0.0f ? 0.0f : 1.0f;
+            for (unsigned j = 0; j < k; ++j)
+                ws[j] = scale != 0.0f ? w[j] * scale : 0.0f;
+        } else {
+            double sum = 0.0;
+            for (unsigned j = 0; j < k; ++j)
+                sum += w[j];
+            const bool unskinned = !(sum > 0.0) || !isfinite(sum);
+            const double scale = unskinned ? 0.0 : 1.0 / sum;
             idw = unskinned ? 1.0f : 0.0f;
+            for (unsigned j = 0; j < k; ++j)
+                ws[j] = unskinned ? 0.0f : (float)(w[j] * scale);
         }
         const float *jm[KERNEL_MAX_STAGED];
-        float ws[KERNEL_MAX_STAGED];
-        KERNEL_UNROLL
         for (unsigned j = 0; j < k; ++j) {
-            ws[j] = scale != 0.0f ? w[j] * scale : 0.0f;
             const float *m = src->palette + (size_t)joint[j] * 16;
             jm[j] = finite_palette || ws[j] != 0.0f ? m : kernel_zero_matrix;
         }
-        NAME(blend_vertex)(jm, ws, idw, mat + i * 16, 0, k);
+        NAME(blend_vertex)(jm, ws, 1.0f, idw, mat + i * 16, BLEND_SET, k);
     }
     return !bad;
+}
+
+/* Whether every one of count joint indices is below limit and every weight
+ * is >= 0 (not NaN): plain loops the compiler vectorises where count is a
+ * constant (full blocks). */
+static inline __attribute__((always_inline)) bool
+NAME(job_indices_ok)(const uint16_t *joints, size_t count, uint32_t limit)
+{
+    unsigned bad = 0;
+    for (size_t t = 0; t < count; ++t)
+        bad |= joints[t] >= limit;
+    return !bad;
+}
+
+static inline __attribute__((always_inline)) bool
+NAME(job_weights_ok)(const float *w, size_t count)
+{
+    unsigned bad = 0;
+    for (size_t t = 0; t < count; ++t)
+        bad |= !(w[t] >= 0.0f);
+    return !bad;
+}
+
+/* The plain job's blend in two passes over a block: first every joint index
+ * and weight of the block is checked and each vertex's weight sum turned
+ * into a scale (loops over the block's flat arrays, no decision per
+ * influence), then each vertex blends its raw weights (broadcast straight
+ * from memory) and scales the blended matrix once, with no test left.
+ * Joints and weights at other strides are first packed into the scratch.
+ * Returns 0 on a bad joint index (nothing blended), -1 when a weight needs
+ * the careful path, 1 when done. */
+static inline __attribute__((always_inline)) int
+NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
+                       const unsigned k, const bool finite_palette, float *mat)
+{
+    _Alignas(64) float sum[KERNEL_BLOCK], scale[KERNEL_BLOCK],
+        idw[KERNEL_BLOCK];
+    uint16_t jbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+    float wbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+    const uint16_t *joints = jbuf;
+    const float *w = wbuf;
+    const unsigned char *jp = src->joints + base * src->joints_step;
+    const unsigned char *wp = src->weights + base * src->weights_step;
+    if (src->joints_step == k * sizeof *jbuf &&
+        !((uintptr_t)jp % _Alignof(uint16_t)))
+        joints = (const uint16_t *)(const void *)jp;
+    else
+        for (size_t i = 0; i < n; ++i)
+            memcpy(jbuf + i * k, jp + i * src->joints_step, k * sizeof *jbuf);
+    if (src->weights_step == k * sizeof *wbuf &&
+        !((uintptr_t)wp % _Alignof(float)))
+        w = (const float *)(const void *)wp;
+    else
+        for (size_t i = 0; i < n; ++i)
+            memcpy(wbuf + i * k, wp + i * src->weights_step, k * sizeof *wbuf);
+
+    const bool full = n == KERNEL_BLOCK;
+    if (!(full
+              ? NAME(job_indices_ok)(joints, KERNEL_BLOCK * k, src->joint_count)
+              : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
+        return 0;
+    bool any_unskinned = false;
+    if (src->raw) {
+        for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
+            scale[i] = 1.0f;
+            idw[i] = 0.0f;
+        }
+    } else {
+        if (!(full ? NAME(job_weights_ok)(w, KERNEL_BLOCK * k)
+                   : NAME(job_weights_ok)(w, n * k)))
+            return -1;
+        for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
+            float s = 1.0f; /* lanes past n: any normal sum */
+            if (i < n) {
+                s = 0.0f;
+                for (unsigned j = 0; j < k; ++j)
+                    s += w[i * k + j];
+            }
+            sum[i] = s;
+        }
+        /* Weights >= 0 summing to a float in [FLT_MIN, FLT_MAX] (1 / sum
+         * finite, normal) or to 0 (unskinned: identity); else the careful
+         * path. In GCC/Clang vectors of 8, which the compiler maps to the
+         * ISA of this file (a plain loop here stays scalar). */
+        kernel_v8i ok = {0}, zero = {0};
+        ok = ~ok;
+        for (size_t c = 0; c < KERNEL_BLOCK; c += 8) {
+            kernel_v8f si, r;
+            memcpy(&si, sum + c, sizeof si);
+            r = 1.0f / si; /* a zero sum's infinity is discarded */
+            const kernel_v8i is_zero = si == 0.0f, positive = si > 0.0f;
+            ok &= is_zero | ((si >= FLT_MIN) & (si <= FLT_MAX));
+            zero |= is_zero;
+            const kernel_v8i sc = (kernel_v8i)r & positive;
+            const kernel_v8f one = {1, 1, 1, 1, 1, 1, 1, 1};
+            const kernel_v8i id = (kernel_v8i)one & ~positive;
+            memcpy(scale + c, &sc, sizeof sc);
+            memcpy(idw + c, &id, sizeof id);
+        }
+        int32_t all_ok = -1, any_zero = 0;
+        for (int lane = 0; lane < 8; ++lane) {
+            all_ok &= ok[lane];
+            any_zero |= zero[lane];
+        }
+        if (!all_ok) return -1;
+        any_unskinned = any_zero != 0;
+    }
+    /* Each mode its own loop, the mode a constant in it. */
+#define NAME_BLEND_PASS(MODE)                                                  \
+    for (size_t i = 0; i < n; ++i) {                                           \
+        const float *jm[KERNEL_MAX_STAGED];                                    \
+        KERNEL_UNROLL                                                          \
+        for (unsigned j = 0; j < k; ++j) {                                     \
+            const float *m = src->palette + (size_t)joints[i * k + j] * 16;    \
+            jm[j] = finite_palette || w[i * k + j] != 0.0f                     \
+                        ? m                                                    \
+                        : kernel_zero_matrix;                                  \
+        }                                                                      \
+        NAME(blend_vertex)                                                     \
+        (jm, w + i * k, scale[i], idw[i], mat + i * 16, MODE, k);              \
+    }
+    if (src->raw) {
+        NAME_BLEND_PASS(BLEND_SET)
+    } else if (k == 1) {
+        /* One influence normalises to weight 1: the joint's own matrix
+         * (the reference's w * (1 / w) is 1 to double precision), or the
+         * identity for a zero weight. */
+        for (size_t i = 0; i < n; ++i) {
+            const float *one = scale[i] > 0.0f
+                                   ? src->palette + (size_t)joints[i] * 16
+                                   : kernel_identity_matrix;
+            memcpy(mat + i * 16, one, 16 * sizeof *mat);
+        }
+    } else if (any_unskinned)
+        NAME_BLEND_PASS(BLEND_SCALED_IDENTITY)
+    else
+        NAME_BLEND_PASS(BLEND_SCALED)
+#undef NAME_BLEND_PASS
+    return 1;
+}
+
+static inline __attribute__((always_inline)) bool
+NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
+                  const unsigned k, const bool finite_palette, float *mat)
+{
+    const int staged =
+        NAME(blend_job_staged)(src, base, n, k, finite_palette, mat);
+    if (staged >= 0) return staged;
+    return NAME(blend_job_careful)(src, base, n, k, finite_palette, mat);
 }
 
 static bool NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,

@@ -71,20 +71,19 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
 }
 
 static inline __attribute__((always_inline)) void
-sse2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
-                  int accumulate, const unsigned k)
+sse2_blend_vertex(const float *const *jm, const float *w, float scale,
+                  float idw, float *out, const int mode, const unsigned k)
 {
-    __m128 c0, c1, c2, c3;
-    if (accumulate) {
+    __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+    if (mode == BLEND_ACCUMULATE) {
         c0 = _mm_load_ps(out);
         c1 = _mm_load_ps(out + 4);
         c2 = _mm_load_ps(out + 8);
         c3 = _mm_load_ps(out + 12);
-    } else {
+    } else if (mode == BLEND_SET) {
         c0 = _mm_set_ss(idw);
         c1 = _mm_shuffle_ps(c0, c0, _MM_SHUFFLE(1, 1, 0, 1));
         c2 = _mm_shuffle_ps(c0, c0, _MM_SHUFFLE(1, 0, 1, 1));
-        c3 = _mm_setzero_ps();
     }
     KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
@@ -94,6 +93,19 @@ sse2_blend_vertex(const float *const *jm, const float *w, float idw, float *out,
         c1 = _mm_add_ps(c1, _mm_mul_ps(wj, _mm_loadu_ps(p + 4)));
         c2 = _mm_add_ps(c2, _mm_mul_ps(wj, _mm_loadu_ps(p + 8)));
         c3 = _mm_add_ps(c3, _mm_mul_ps(wj, _mm_loadu_ps(p + 12)));
+    }
+    if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY) {
+        const __m128 s = _mm_set1_ps(scale);
+        c0 = _mm_mul_ps(c0, s);
+        c1 = _mm_mul_ps(c1, s);
+        c2 = _mm_mul_ps(c2, s);
+        c3 = _mm_mul_ps(c3, s);
+    }
+    if (mode == BLEND_SCALED_IDENTITY) {
+        const __m128 i = _mm_set_ss(idw);
+        c0 = _mm_add_ps(c0, i);
+        c1 = _mm_add_ps(c1, _mm_shuffle_ps(i, i, _MM_SHUFFLE(1, 1, 0, 1)));
+        c2 = _mm_add_ps(c2, _mm_shuffle_ps(i, i, _MM_SHUFFLE(1, 0, 1, 1)));
     }
     _mm_store_ps(out, c0);
     _mm_store_ps(out + 4, c1);

@@ -357,11 +357,64 @@ static void zero_weights_ignore_nan_matrices(void)
     }
 }
 
+/* Weights the kernels' fast path hands to their careful one, each in a
+ * different block among ordinary vertices: a negative weight, a NaN one,
+ * a float sum beyond FLT_MAX (finite in double), sums too small for a
+ * finite float reciprocal, and an all-zero vertex (identity). Every kernel
+ * matches the reference, positions and normals. */
+static void odd_weight_sums_match_the_reference(void)
+{
+    mesh m = make_mesh(400, 3, 20);
+    static const struct {
+        size_t v;
+        float w[3];
+    } odd[] = {{5, {-0.5f, 1.0f, 0.7f}},     {70, {NAN, 1.0f, 0.0f}},
+               {130, {3e38f, 3e38f, 1.0f}},  {200, {1e-40f, 3e-40f, 0.0f}},
+               {260, {0.0f, 0.0f, 0.0f}},    {330, {1e-45f, 0.0f, 0.0f}},
+               {399, {2e-39f, 1e-39f, 0.0f}}};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; ++i)
+        memcpy(m.weights + odd[i].v * 3, odd[i].w, sizeof odd[i].w);
+    float *ref_pos = malloc(400 * 12), *ref_nrm = malloc(400 * 12);
+    float *pos = malloc(400 * 12), *nrm = malloc(400 * 12);
+    vs_skinning_job job = {.vertex_count = 400,
+                           .influence_count = 3,
+                           .joint_matrices = m.jm,
+                           .joint_count = 20,
+                           .joints = m.joints,
+                           .weights = m.weights,
+                           .in_positions = m.pos,
+                           .out_positions = ref_pos,
+                           .in_normals = m.nrm,
+                           .out_normals = ref_nrm};
+    CHECK(vs_skinning_job_run_reference(&job, NULL) == VS_OK);
+    job.out_positions = pos;
+    job.out_normals = nrm;
+    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+        if (!vs_isa_supported(fast_isas[ii])) continue;
+        job.isa = fast_isas[ii];
+        CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < 400 * 3; ++i)
+            if (!close_to_reference(pos[i], ref_pos[i]) ||
+                !close_to_reference(nrm[i], ref_nrm[i]))
+                first = bad++ ? first : i / 3;
+        CHECK_MSG(bad == 0,
+                  "isa %s: %zu components differ, first at vertex %zu",
+                  vs_isa_name(fast_isas[ii]), bad, first);
+    }
+    free(ref_pos);
+    free(ref_nrm);
+    free(pos);
+    free(nrm);
+    free_mesh(&m);
+}
+
 int main(void)
 {
     RUN(unsupported_isas_are_refused);
     RUN(every_kernel_matches_the_reference);
     RUN(bad_joint_index_matches_the_reference);
     RUN(zero_weights_ignore_nan_matrices);
+    RUN(odd_weight_sums_match_the_reference);
     return test_summary();
 }
