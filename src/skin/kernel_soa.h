@@ -5,7 +5,9 @@
  *   VRSQRT(x)              1 / sqrt(x) to about float precision
  *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
  *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
- *   load_mat(mat, m)       m[c * 3 + r] = row r of column c, lanes = vertices
+ *   load_mat(mats, pointed, m)  m[c * 3 + r] = row r of column c of the
+ *                          4x4 at kernel_mat_at(mats, pointed, lane), lanes
+ *                          = vertices
  *   load3(attr, vi, n, x, y, z) / store3(attr, vi, n, x, y, z)
  * The arithmetic is the reference's (vertex_transform.h) in float: the
  * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
@@ -33,11 +35,11 @@ static inline __attribute__((always_inline)) void NAME(normalize)(V *x, V *y,
     } while (0)
 
 static inline __attribute__((always_inline)) void
-NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, const float *mat,
-            const unsigned attrs)
+NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, kernel_mats mats,
+            const bool pointed, const unsigned attrs)
 {
     V m[12];
-    load_mat(mat, m);
+    load_mat(mats, pointed, m);
     V x, y, z;
     load3(&io->pos, vi, n, &x, &y, &z);
     V px = VFMA(m[0], x, VFMA(m[3], y, VFMA(m[6], z, m[9])));
@@ -81,24 +83,35 @@ NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, const float *mat,
 
 /* Sub-blocks of W vertices; the attribute set becomes a constant in each
  * case so each specialisation has no attribute tests inside. */
+#define NAME_TRANSFORM_BODY(MATS, POINTED)                                     \
+    switch (io->attrs) {                                                       \
+    case 0:                                                                    \
+        NAME_LOOP(0, MATS, POINTED) break;                                     \
+    case KERNEL_NORMALS:                                                       \
+        NAME_LOOP(KERNEL_NORMALS, MATS, POINTED) break;                        \
+    case KERNEL_TANGENTS:                                                      \
+        NAME_LOOP(KERNEL_TANGENTS, MATS, POINTED) break;                       \
+    default:                                                                   \
+        NAME_LOOP(KERNEL_NORMALS | KERNEL_TANGENTS, MATS, POINTED) break;      \
+    }
+#define NAME_LOOP(attrs, MATS, POINTED)                                        \
+    for (size_t b = 0; b < n; b += W)                                          \
+        NAME(xform)(io, vi + b, n - b < W ? n - b : W, MATS, POINTED, attrs);
+
 static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
                             const float *mat)
 {
-#define NAME_LOOP(attrs)                                                       \
-    for (size_t b = 0; b < n; b += W)                                          \
-        NAME(xform)(io, vi + b, n - b < W ? n - b : W, mat + b * 16, attrs);
-    switch (io->attrs) {
-    case 0:
-        NAME_LOOP(0) break;
-    case KERNEL_NORMALS:
-        NAME_LOOP(KERNEL_NORMALS) break;
-    case KERNEL_TANGENTS:
-        NAME_LOOP(KERNEL_TANGENTS) break;
-    default:
-        NAME_LOOP(KERNEL_NORMALS | KERNEL_TANGENTS) break;
-    }
-#undef NAME_LOOP
+    NAME_TRANSFORM_BODY(((kernel_mats){mat + b * 16, NULL}), false)
 }
+
+/* Each vertex's own matrix pointer (kernel_ops.transform_pointed). */
+static void NAME(transform_pointed)(const kernel_io *io, const size_t *vi,
+                                    size_t n, const float *const *mp)
+{
+    NAME_TRANSFORM_BODY(((kernel_mats){NULL, mp + b}), true)
+}
+#undef NAME_LOOP
+#undef NAME_TRANSFORM_BODY
 
 /* mat[i] = idw[i] * I (or mat[i] when accumulating) + sum_j w * J, with the
  * influence count K a constant in every case. NAME(blend_vertex) is the
@@ -274,17 +287,42 @@ NAME(job_weights_ok)(const float *w, size_t count)
     return !bad;
 }
 
+/* sum[i] = the k weights of vertex i, i < count, in the order the careful
+ * path adds them. */
+static inline __attribute__((always_inline)) void
+NAME(job_sums)(const float *w, size_t count, const unsigned k, float *sum)
+{
+    for (size_t i = 0; i < count; ++i) {
+        float s = 0.0f;
+        for (unsigned j = 0; j < k; ++j)
+            s += w[i * k + j];
+        sum[i] = s;
+    }
+}
+
+/* Byte offsets of the joints' matrices in the palette (at most 65535 * 64),
+ * so the blend adds one loaded offset instead of widening and scaling an
+ * index per influence. */
+static inline __attribute__((always_inline)) void
+NAME(job_offsets)(const uint16_t *joints, size_t count, uint32_t *off)
+{
+    for (size_t t = 0; t < count; ++t)
+        off[t] = (uint32_t)joints[t] * (16 * sizeof(float));
+}
+
 /* The plain job's blend in two passes over a block: first every joint index
  * and weight of the block is checked and each vertex's weight sum turned
  * into a scale (loops over the block's flat arrays, no decision per
  * influence), then each vertex blends its raw weights (broadcast straight
  * from memory) and scales the blended matrix once, with no test left.
  * Joints and weights at other strides are first packed into the scratch.
- * Returns 0 on a bad joint index (nothing blended), -1 when a weight needs
- * the careful path, 1 when done. */
+ * Returns KERNEL_BAD_INDEX (nothing blended), -1 when a weight needs the
+ * careful path, else KERNEL_BLENDED or, with one influence, KERNEL_POINTED
+ * (kernel_ops.blend_job). */
 static inline __attribute__((always_inline)) int
 NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
-                       const unsigned k, const bool finite_palette, float *mat)
+                       const unsigned k, const bool finite_palette, float *mat,
+                       const float **mp)
 {
     _Alignas(64) float sum[KERNEL_BLOCK], scale[KERNEL_BLOCK],
         idw[KERNEL_BLOCK];
@@ -311,7 +349,13 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
     if (!(full
               ? NAME(job_indices_ok)(joints, KERNEL_BLOCK * k, src->joint_count)
               : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
-        return 0;
+        return KERNEL_BAD_INDEX;
+    uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+    if (full)
+        NAME(job_offsets)(joints, KERNEL_BLOCK * k, off);
+    else
+        NAME(job_offsets)(joints, n * k, off);
+    const unsigned char *palette = (const unsigned char *)src->palette;
     bool any_unskinned = false;
     if (src->raw) {
         for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
@@ -322,14 +366,12 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
         if (!(full ? NAME(job_weights_ok)(w, KERNEL_BLOCK * k)
                    : NAME(job_weights_ok)(w, n * k)))
             return -1;
-        for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
-            float s = 1.0f; /* lanes past n: any normal sum */
-            if (i < n) {
-                s = 0.0f;
-                for (unsigned j = 0; j < k; ++j)
-                    s += w[i * k + j];
-            }
-            sum[i] = s;
+        if (full) {
+            NAME(job_sums)(w, KERNEL_BLOCK, k, sum);
+        } else {
+            NAME(job_sums)(w, n, k, sum);
+            for (size_t i = n; i < KERNEL_BLOCK; ++i)
+                sum[i] = 1.0f; /* any normal sum */
         }
         /* Weights >= 0 summing to a float in [FLT_MIN, FLT_MAX] (1 / sum
          * finite, normal) or to 0 (unskinned: identity); else the careful
@@ -364,7 +406,8 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
         const float *jm[KERNEL_MAX_STAGED];                                    \
         KERNEL_UNROLL                                                          \
         for (unsigned j = 0; j < k; ++j) {                                     \
-            const float *m = src->palette + (size_t)joints[i * k + j] * 16;    \
+            const float *m =                                                   \
+                (const float *)(const void *)(palette + off[i * k + j]);       \
             jm[j] = finite_palette || w[i * k + j] != 0.0f                     \
                         ? m                                                    \
                         : kernel_zero_matrix;                                  \
@@ -379,37 +422,44 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
          * (the reference's w * (1 / w) is 1 to double precision), or the
          * identity for a zero weight. */
         for (size_t i = 0; i < n; ++i) {
-            const float *one = scale[i] > 0.0f
-                                   ? src->palette + (size_t)joints[i] * 16
-                                   : kernel_identity_matrix;
-            memcpy(mat + i * 16, one, 16 * sizeof *mat);
+            const float *one =
+                scale[i] > 0.0f
+                    ? (const float *)(const void *)(palette + off[i])
+                    : kernel_identity_matrix;
+            mp[i] = one;
         }
+        for (size_t i = n; i < KERNEL_BLOCK; ++i)
+            mp[i] = mp[n - 1];
+        return KERNEL_POINTED;
     } else if (any_unskinned)
         NAME_BLEND_PASS(BLEND_SCALED_IDENTITY)
     else
         NAME_BLEND_PASS(BLEND_SCALED)
 #undef NAME_BLEND_PASS
-    return 1;
+    return KERNEL_BLENDED;
 }
 
-static inline __attribute__((always_inline)) bool
+static inline __attribute__((always_inline)) int
 NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
-                  const unsigned k, const bool finite_palette, float *mat)
+                  const unsigned k, const bool finite_palette, float *mat,
+                  const float **mp)
 {
     const int staged =
-        NAME(blend_job_staged)(src, base, n, k, finite_palette, mat);
+        NAME(blend_job_staged)(src, base, n, k, finite_palette, mat, mp);
     if (staged >= 0) return staged;
-    return NAME(blend_job_careful)(src, base, n, k, finite_palette, mat);
+    return NAME(blend_job_careful)(src, base, n, k, finite_palette, mat)
+               ? KERNEL_BLENDED
+               : KERNEL_BAD_INDEX;
 }
 
-static bool NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
-                            float *mat)
+static int NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
+                           float *mat, const float **mp)
 {
 #define NAME_CASE(K)                                                           \
     case K:                                                                    \
         return src->finite_palette                                             \
-                   ? NAME(blend_job_k)(src, base, n, K, true, mat)             \
-                   : NAME(blend_job_k)(src, base, n, K, false, mat);
+                   ? NAME(blend_job_k)(src, base, n, K, true, mat, mp)         \
+                   : NAME(blend_job_k)(src, base, n, K, false, mat, mp);
     switch (src->k) {
         NAME_CASE(1)
         NAME_CASE(2)
@@ -420,7 +470,7 @@ static bool NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
         NAME_CASE(7)
         NAME_CASE(8)
     default:
-        return false;
+        return KERNEL_BAD_INDEX;
     }
 #undef NAME_CASE
 }

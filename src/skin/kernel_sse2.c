@@ -44,13 +44,14 @@ KERNEL_INLINE __m128 sse2_rsqrt(__m128 x)
     _mm_xor_ps(x, _mm_and_ps(_mm_cmplt_ps(det, _mm_setzero_ps()),              \
                              _mm_set1_ps(-0.0f)))
 
-KERNEL_INLINE void load_mat(const float *mat, __m128 m[12])
+KERNEL_INLINE void load_mat(kernel_mats mats, const bool pointed, __m128 m[12])
 {
+    KERNEL_UNROLL
     for (int c = 0; c < 4; ++c) {
-        __m128 a = _mm_load_ps(mat + 0 * 16 + c * 4);
-        __m128 b = _mm_load_ps(mat + 1 * 16 + c * 4);
-        __m128 d = _mm_load_ps(mat + 2 * 16 + c * 4);
-        __m128 e = _mm_load_ps(mat + 3 * 16 + c * 4);
+        __m128 a = _mm_loadu_ps(kernel_mat_at(mats, pointed, 0) + c * 4);
+        __m128 b = _mm_loadu_ps(kernel_mat_at(mats, pointed, 1) + c * 4);
+        __m128 d = _mm_loadu_ps(kernel_mat_at(mats, pointed, 2) + c * 4);
+        __m128 e = _mm_loadu_ps(kernel_mat_at(mats, pointed, 3) + c * 4);
         _MM_TRANSPOSE4_PS(a, b, d, e);
         m[c * 3 + 0] = a;
         m[c * 3 + 1] = b;
@@ -123,8 +124,12 @@ sse2_blend_vertex(const float *const *jm, const float *w, float scale,
 
 const kernel_ops *kernel_ops_sse2(void)
 {
-    static const kernel_ops ops = {4, sse2_blend, sse2_transform,
-                                   sse2_blend_stream, sse2_blend_job};
+    static const kernel_ops ops = {4,
+                                   sse2_blend,
+                                   sse2_transform,
+                                   sse2_transform_pointed,
+                                   sse2_blend_stream,
+                                   sse2_blend_job};
     return &ops;
 }
 

@@ -116,9 +116,13 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
             /* A bad joint index: the reference finishes from this block,
              * so the error and what was written before it are exactly its
              * own. */
-            if (!ops->blend_job(&small, base, n, s.mat))
+            const int blended = ops->blend_job(&small, base, n, s.mat, s.mp);
+            if (blended == KERNEL_BAD_INDEX)
                 return skinning_job_reference_from(job, base, error);
-            ops->transform(io, s.vi, n, s.mat);
+            if (blended == KERNEL_POINTED)
+                ops->transform_pointed(io, s.vi, n, s.mp);
+            else
+                ops->transform(io, s.vi, n, s.mat);
             continue;
         }
         bool ok = true;
