@@ -35,6 +35,7 @@ enum {
     BLEND_ACCUMULATE,      /* out + sum w * J */
     BLEND_SCALED,          /* scale * sum w * J */
     BLEND_SCALED_IDENTITY, /* scale * sum w * J + idw * I */
+    BLEND_PLAIN,           /* sum w * J */
 };
 
 /* Vertices per block: a multiple of the widest kernel's 16 lanes, and large
@@ -81,7 +82,6 @@ typedef struct kernel_stream_src {
     const void *joints, *weights;
     bool u8_joints, unorm16;
     const float *palette; /* joint matrices */
-    float idw;            /* identity weight of every vertex in the group */
 } kernel_stream_src;
 
 /* The plain job's influences as the caller stores them: k u16 joints and k

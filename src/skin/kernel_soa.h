@@ -143,10 +143,22 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
 #undef NAME_CASE
 }
 
-/* The stream's blend: joints and weights decoded straight into the
- * per-vertex blend (the pointer and weight arrays stay in registers once
- * inlined), with the count and both formats constants in each case. */
+/* The stream's blend, as the plain job's in two passes: the block's
+ * weights converted to float and its joints to palette byte offsets in
+ * loops over the flat arrays (of constant length for a full block, which
+ * the compiler vectorises), then each vertex blends them (weights broadcast
+ * from memory) with the count and both formats constants in each case. A
+ * group of k >= 1 influences has no identity term. */
 #define NAME_STREAM_FN(suffix, JT, WT, WSCALE)                                 \
+    static inline __attribute__((always_inline)) void NAME(                    \
+        stream_decode_##suffix)(const JT *joints, const WT *weights,           \
+                                size_t count, float *w, uint32_t *off)         \
+    {                                                                          \
+        for (size_t t = 0; t < count; ++t) {                                   \
+            w[t] = (float)weights[t] * (WSCALE);                               \
+            off[t] = (uint32_t)joints[t] * (16 * sizeof(float));               \
+        }                                                                      \
+    }                                                                          \
     static inline __attribute__((always_inline)) void NAME(                    \
         blend_stream_##suffix)(size_t n, const unsigned k,                     \
                                const kernel_stream_src *src, size_t at0,       \
@@ -154,16 +166,22 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
     {                                                                          \
         const JT *joints = (const JT *)src->joints + at0;                      \
         const WT *weights = (const WT *)src->weights + at0;                    \
+        float w[KERNEL_BLOCK * KERNEL_MAX_STAGED];                             \
+        uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];                        \
+        if (n == KERNEL_BLOCK)                                                 \
+            NAME(stream_decode_##suffix)                                       \
+            (joints, weights, KERNEL_BLOCK * k, w, off);                       \
+        else                                                                   \
+            NAME(stream_decode_##suffix)(joints, weights, n * k, w, off);      \
+        const unsigned char *palette = (const unsigned char *)src->palette;    \
         for (size_t i = 0; i < n; ++i) {                                       \
             const float *jm[KERNEL_MAX_STAGED];                                \
-            float w[KERNEL_MAX_STAGED];                                        \
             KERNEL_UNROLL                                                      \
-            for (unsigned j = 0; j < k; ++j) {                                 \
-                jm[j] = src->palette + (size_t)joints[i * k + j] * 16;         \
-                w[j] = (float)weights[i * k + j] * (WSCALE);                   \
-            }                                                                  \
+            for (unsigned j = 0; j < k; ++j)                                   \
+                jm[j] =                                                        \
+                    (const float *)(const void *)(palette + off[i * k + j]);   \
             NAME(blend_vertex)                                                 \
-            (jm, w, 1.0f, src->idw, mat + i * 16, BLEND_SET, k);               \
+            (jm, w + i * k, 1.0f, 0.0f, mat + i * 16, BLEND_PLAIN, k);         \
         }                                                                      \
     }
 NAME_STREAM_FN(u8_unorm, uint8_t, uint16_t, 1.0f / 65535.0f)

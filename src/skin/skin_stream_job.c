@@ -127,6 +127,13 @@ STAGE_FN(stage_u16_float, uint16_t, float, 1.0f)
 typedef void (*stage_fn)(const vs_skin_stream *, const float *, size_t, size_t,
                          size_t, unsigned, kernel_scratch *);
 
+/* Joint index of influence element at. */
+static inline uint32_t stream_joint(const vs_skin_stream *s, size_t at)
+{
+    return s->u8_joints ? ((const uint8_t *)s->joints)[at]
+                        : ((const uint16_t *)s->joints)[at];
+}
+
 static stage_fn stage_for(const vs_skin_stream *s)
 {
     if (s->u8_joints) return s->unorm16 ? stage_u8_unorm : stage_u8_float;
@@ -167,9 +174,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         const float idw = k == 0 && !s->raw ? 1.0f : 0.0f;
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
             sc.idw[i] = idw;
-        const kernel_stream_src src = {s->joints,           s->weights,
-                                       s->u8_joints,        s->unorm16,
-                                       job->joint_matrices, idw};
+        const kernel_stream_src src = {s->joints, s->weights, s->u8_joints,
+                                       s->unorm16, job->joint_matrices};
         for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
             const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
             for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
@@ -181,6 +187,17 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             const size_t at0 = s->group_data[k] + slot * k;
             if (k == 0) {
                 ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
+            } else if (k == 1 && !s->raw) {
+                /* One influence: its normalised weight is 1 (stored as
+                 * 1.0f, or as unorm16 65535 unless a neighbour too small
+                 * for unorm16 was dropped), so the vertex takes the
+                 * joint's own matrix, read from the palette. */
+                for (size_t i = 0; i < KERNEL_BLOCK; ++i)
+                    sc.mp[i] =
+                        job->joint_matrices +
+                        (size_t)stream_joint(s, at0 + (i < n ? i : n - 1)) * 16;
+                ops->transform_pointed(&io, sc.vi, n, sc.mp);
+                continue;
             } else if (k <= KERNEL_MAX_STAGED) {
                 ops->blend_stream(n, k, &src, at0, sc.mat);
             } else {
