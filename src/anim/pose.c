@@ -9,6 +9,7 @@
 #include "anim/sample.h"
 #include "core/affine.h"
 #include "core/error.h"
+#include "core/time_groups.h"
 #include "core/xform.h"
 
 struct vs_pose {
@@ -33,6 +34,12 @@ struct vs_pose {
     bool *clip_batchable;
     rotation_item *rotations; /* the batch: the most rotation channels of
                                  any clip */
+    /* Per time group of the clip being sampled (core/time_groups.h): its
+     * key, and the LINEAR fraction where there is one (has_u). Sized for
+     * the most samplers of any clip. */
+    uint32_t *group_key;
+    float *group_u;
+    bool *group_has_u;
 };
 
 /* glTF 2.0 §3.7.2.2: every primitive of a mesh has the same number of
@@ -140,7 +147,16 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
     }
     pose->cursor =
         calloc(samplers ? (size_t)samplers : 1, sizeof *pose->cursor);
-    if (!pose->cursor || !plan_rotation_batches(pose)) goto oom;
+    uint32_t most = 1;
+    for (uint32_t c = 0; c < asset->clip_count; ++c)
+        if (asset->clips[c].sampler_count > most)
+            most = asset->clips[c].sampler_count;
+    pose->group_key = calloc(most, sizeof *pose->group_key);
+    pose->group_u = calloc(most, sizeof *pose->group_u);
+    pose->group_has_u = calloc(most, sizeof *pose->group_has_u);
+    if (!pose->cursor || !pose->group_key || !pose->group_u ||
+        !pose->group_has_u || !plan_rotation_batches(pose))
+        goto oom;
     vs_pose_reset(pose);
     vs_pose_update_world(pose);
     *out_pose = pose;
@@ -162,6 +178,9 @@ void vs_pose_free(vs_pose *pose)
     free(pose->weight_offset);
     free(pose->weight_count);
     free(pose->cursor);
+    free(pose->group_key);
+    free(pose->group_u);
+    free(pose->group_has_u);
     free(pose->cursor_base);
     free(pose->clip_checked);
     free(pose->clip_batchable);
@@ -364,12 +383,40 @@ vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
     uint32_t *cursor = pose->cursor + pose->cursor_base[clip_index];
     float t = anim_clip_time(clip, time, mode);
     const bool batch = pose->clip_batchable[clip_index];
+    /* Samplers sharing their key times: one key search and one fraction per
+     * group (the same key and u each of them would find), through the
+     * group's first sampler's cursor. */
+    const time_groups *tg = time_groups_for(asset, clip_index);
+    if (tg && tg->group_count == tg->sampler_count) tg = NULL; /* no gain */
+    if (tg)
+        for (uint32_t g = 0; g < tg->group_count; ++g) {
+            const uint32_t f = tg->first[g];
+            const vs_anim_sampler *s = &clip->samplers[f];
+            if (s->key_count == 0) continue;
+            const uint32_t key = sampler_find_key_cursor(s, t, cursor + f);
+            float td;
+            pose->group_key[g] = key;
+            pose->group_has_u[g] =
+                anim_key_fraction(s, key, t, &td, &pose->group_u[g]);
+        }
     uint32_t rotations = 0;
     for (uint32_t k = 0; k < clip->channel_count; ++k) {
         const vs_anim_channel *ch = &clip->channels[k];
         const vs_anim_sampler *s = &clip->samplers[ch->sampler];
         if (s->key_count == 0) continue; /* nothing to say: keep the value */
-        uint32_t key = sampler_find_key_cursor(s, t, cursor + ch->sampler);
+        uint32_t key;
+        float td, u = 0.0f;
+        bool has_u;
+        if (tg) {
+            const uint32_t g = tg->group_of[ch->sampler];
+            key = pose->group_key[g];
+            has_u = pose->group_has_u[g];
+            u = pose->group_u[g];
+        } else {
+            key = sampler_find_key_cursor(s, t, cursor + ch->sampler);
+            has_u = s->interpolation == VS_INTERP_LINEAR &&
+                    anim_key_fraction(s, key, t, &td, &u);
+        }
         if (ch->path == VS_PATH_WEIGHTS) {
             anim_sample_key(s, key, t, false,
                             pose->weights + pose->weight_offset[ch->node]);
@@ -383,12 +430,10 @@ vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
                      : ch->path == VS_PATH_ROTATION  ? trs->rotation
                                                      : trs->scale;
         const bool rotation = ch->path == VS_PATH_ROTATION;
-        float td, u;
         /* The common case inline: LINEAR between two keys. The arithmetic is
          * anim_sample_key's, so translation and scale match it bit for bit;
          * rotations join the batch. Everything else takes anim_sample_key. */
-        if (s->interpolation == VS_INTERP_LINEAR &&
-            anim_key_fraction(s, key, t, &td, &u)) {
+        if (s->interpolation == VS_INTERP_LINEAR && has_u) {
             const float *a = s->values + (size_t)key * s->components;
             const float *b = a + s->components;
             if (rotation && batch) {

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/joint_bounds.h"
+#include "core/time_groups.h"
 #include "core/xform.h"
 
 vs_limits limits_resolve(const vs_limits *in)
@@ -372,6 +373,7 @@ vs_result asset_finalize(vs_asset *asset, vs_error *error)
     if ((r = check_skinned_primitives(asset, error)) != VS_OK) return r;
     if ((r = asset_check_skin_data(asset, error)) != VS_OK) return r;
     if ((r = finalize_clips(asset, error)) != VS_OK) return r;
+    if ((r = time_groups_build(asset, error)) != VS_OK) return r;
     if ((r = collect_instances(asset, error)) != VS_OK) return r;
     return joint_bounds_build(asset, error);
 }

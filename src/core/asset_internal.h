@@ -9,6 +9,7 @@
 #include "vskin/vskin.h"
 
 struct prim_bounds;
+struct time_groups;
 
 typedef struct asset_internal {
     arena arena;
@@ -17,6 +18,10 @@ typedef struct asset_internal {
      * built by asset_finalize. */
     struct prim_bounds **instance_bounds;
     bool allow_external_paths; /* vs_load_options.allow_external_paths */
+    /* Per clip, samplers with identical key times (core/time_groups.h),
+     * built by asset_finalize for time_group_clips clips. */
+    struct time_groups *time_groups;
+    uint32_t time_group_clips;
 } asset_internal;
 
 /* Limits with every zero field replaced by its default. */

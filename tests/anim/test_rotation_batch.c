@@ -2,13 +2,15 @@
  * sampler: Eberly's polynomial against sin(t theta) / sin(theta), the
  * four-wide slerp against anim_slerp on random, non-unit, opposite,
  * wide-angle and zero-length keys, and whole clips sampled through a pose
- * against anim_sample channel by channel. */
+ * against anim_sample channel by channel, samplers that share key times
+ * (searched once per group) included. */
 #include <math.h>
 #include <stdint.h>
 
 #include "anim/rotation_batch.h"
 #include "anim/sample.h"
 #include "asset_fixture.h"
+#include "core/time_groups.h"
 #include "test.h"
 
 static void poly_weight_matches_sine_ratio(void)
@@ -105,13 +107,12 @@ static void batch_matches_scalar_slerp(void)
     CHECK_MSG(worst <= 2e-6, "batched slerp off by %.3g", worst);
 }
 
-/* Applies a clip channel by channel with anim_sample onto the rest TRS, as
- * vs_pose_sample's plain path does, and compares the local matrices. */
-static double pose_vs_scalar(const vs_asset *asset, uint32_t c, float t)
+/* Samples clip c at t with pose, applies the clip channel by channel with
+ * anim_sample onto the rest TRS, as vs_pose_sample's plain path does, and
+ * compares the local matrices. */
+static double sampled_vs_scalar(vs_pose *pose, const vs_asset *asset,
+                                uint32_t c, float t)
 {
-    vs_pose *pose = NULL;
-    CHECK(vs_pose_create(asset, &pose, NULL) == VS_OK);
-    if (!pose) return INFINITY;
     CHECK(vs_pose_sample(pose, c, t, VS_TIME_CLAMP, NULL) == VS_OK);
     const vs_clip *clip = &asset->clips[c];
     double worst = 0.0;
@@ -140,6 +141,16 @@ static double pose_vs_scalar(const vs_asset *asset, uint32_t c, float t)
             if (!(e <= worst)) worst = e;
         }
     }
+    return worst;
+}
+
+/* The same on a fresh pose. */
+static double pose_vs_scalar(const vs_asset *asset, uint32_t c, float t)
+{
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(asset, &pose, NULL) == VS_OK);
+    if (!pose) return INFINITY;
+    const double worst = sampled_vs_scalar(pose, asset, c, t);
     vs_pose_free(pose);
     return worst;
 }
@@ -151,6 +162,58 @@ static const char *const files[] = {
     VS_TEST_DATA "/gltf2/interpolation_test.gltf",
     VS_TEST_DATA "/gltf1/SimpleSkin_tutorial-e73f143.gltf",
 };
+
+/* Samplers with the same key times (one array, or equal copies) share one
+ * key search and fraction (core/time_groups.h), whatever their
+ * interpolation; other times stay apart. Every channel still matches the
+ * scalar sampler, through one pose played forward, backward and seeking. */
+static void shared_key_times_are_searched_once(void)
+{
+    vs_asset *a = fx_asset(4);
+    const float *ta = fx_floats(a, 4, 0.0, 1.0, 2.0, 3.0);
+    const float *ta_copy = fx_floats(a, 4, 0.0, 1.0, 2.0, 3.0);
+    const float *tb = fx_floats(a, 4, 0.0, 0.5, 2.5, 3.0);
+    const float *moves = fx_floats(a, 12, 0.0, 0.0, 0.0, 1.0, 2.0, 0.0, -1.0,
+                                   0.5, 3.0, 0.0, 0.0, 1.0);
+    const float *turns =
+        fx_floats(a, 16, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.3826834, 0.9238795,
+                  0.0, 0.7071068, 0.0, 0.7071068, 1.0, 0.0, 0.0, 0.0);
+    const float *sizes = fx_floats(a, 12, 1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0,
+                                   3.0, 1.0, 0.5, 0.5, 0.5);
+    vs_anim_sampler s[5] = {{VS_INTERP_LINEAR, 4, ta, 3, moves},
+                            {VS_INTERP_LINEAR, 4, ta_copy, 4, turns},
+                            {VS_INTERP_LINEAR, 4, tb, 3, sizes},
+                            {VS_INTERP_STEP, 4, ta, 3, moves},
+                            {VS_INTERP_LINEAR, 4, tb, 4, turns}};
+    uint32_t nodes[5] = {0, 1, 2, 3, 0};
+    vs_anim_path paths[5] = {VS_PATH_TRANSLATION, VS_PATH_ROTATION,
+                             VS_PATH_SCALE, VS_PATH_TRANSLATION,
+                             VS_PATH_ROTATION};
+    fx_clip(a, 5, nodes, paths, s);
+    fx_finalize(a);
+    const time_groups *g = time_groups_for(a, 0);
+    CHECK(g != NULL);
+    if (g) {
+        CHECK(g->group_count == 2);
+        CHECK(g->group_of[0] == g->group_of[1]);
+        CHECK(g->group_of[0] == g->group_of[3]);
+        CHECK(g->group_of[2] == g->group_of[4]);
+        CHECK(g->group_of[0] != g->group_of[2]);
+    }
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
+    double worst = 0.0;
+    for (int i = -20; i <= 340; ++i) /* forward, past both ends */
+        worst = fmax(worst, sampled_vs_scalar(pose, a, 0, i * 0.01f));
+    for (int i = 340; i >= -20; i -= 7) /* backward */
+        worst = fmax(worst, sampled_vs_scalar(pose, a, 0, i * 0.01f));
+    for (int i = 0; i < 200; ++i) /* seeks */
+        worst = fmax(worst, sampled_vs_scalar(pose, a, 0,
+                                              (float)((i * 37) % 330) * 0.01f));
+    CHECK_MSG(worst <= 2e-6, "grouped sampling off by %.3g", worst);
+    vs_pose_free(pose);
+    vs_asset_free(a);
+}
 
 static void pose_sampling_matches_scalar_sampler(void)
 {
@@ -210,6 +273,7 @@ int main(void)
     RUN(poly_weight_matches_sine_ratio);
     RUN(batch_matches_scalar_slerp);
     RUN(pose_sampling_matches_scalar_sampler);
+    RUN(shared_key_times_are_searched_once);
     RUN(later_rotation_channel_still_wins);
     return test_summary();
 }
