@@ -168,11 +168,9 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
         const WT *weights = (const WT *)src->weights + at0;                    \
         float w[KERNEL_BLOCK * KERNEL_MAX_STAGED];                             \
         uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];                        \
-        if (n == KERNEL_BLOCK)                                                 \
-            NAME(stream_decode_##suffix)                                       \
-            (joints, weights, KERNEL_BLOCK * k, w, off);                       \
-        else                                                                   \
-            NAME(stream_decode_##suffix)(joints, weights, n * k, w, off);      \
+        if (n == KERNEL_BLOCK) NAME(stream_decode_##suffix)                    \
+        (joints, weights, KERNEL_BLOCK * k, w, off);                           \
+        else NAME(stream_decode_##suffix)(joints, weights, n * k, w, off);     \
         const unsigned char *palette = (const unsigned char *)src->palette;    \
         for (size_t i = 0; i < n; ++i) {                                       \
             const float *jm[KERNEL_MAX_STAGED];                                \
@@ -306,7 +304,12 @@ NAME(job_weights_ok)(const float *w, size_t count)
 }
 
 /* sum[i] = the k weights of vertex i, i < count, in the order the careful
- * path adds them. */
+ * path adds them. An ISA may sum a full block itself: its
+ * KERNEL_JOB_SUMS_FULL(w, k, sum) returns whether it did (the order of the
+ * additions may differ, so the scale may differ in the last bit). */
+#ifndef KERNEL_JOB_SUMS_FULL
+#define KERNEL_JOB_SUMS_FULL(w, k, sum) false
+#endif
 static inline __attribute__((always_inline)) void
 NAME(job_sums)(const float *w, size_t count, const unsigned k, float *sum)
 {
@@ -385,7 +388,8 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
                    : NAME(job_weights_ok)(w, n * k)))
             return -1;
         if (full) {
-            NAME(job_sums)(w, KERNEL_BLOCK, k, sum);
+            if (!KERNEL_JOB_SUMS_FULL(w, k, sum))
+                NAME(job_sums)(w, KERNEL_BLOCK, k, sum);
         } else {
             NAME(job_sums)(w, n, k, sum);
             for (size_t i = n; i < KERNEL_BLOCK; ++i)

@@ -134,6 +134,30 @@ static inline uint32_t stream_joint(const vs_skin_stream *s, size_t at)
                         : ((const uint16_t *)s->joints)[at];
 }
 
+/* Whether the n weights from element at are exactly 1. Inlined into the
+ * call with n a constant for full blocks, where the loops vectorise. */
+static inline bool weights_are_one_n(const vs_skin_stream *s, size_t at,
+                                     size_t n)
+{
+    unsigned other = 0;
+    if (s->unorm16) {
+        const uint16_t *w = (const uint16_t *)s->weights + at;
+        for (size_t i = 0; i < n; ++i)
+            other |= w[i] != 65535u;
+    } else {
+        const float *w = (const float *)s->weights + at;
+        for (size_t i = 0; i < n; ++i)
+            other |= w[i] != 1.0f;
+    }
+    return !other;
+}
+
+static bool weights_are_one(const vs_skin_stream *s, size_t at, size_t n)
+{
+    return n == KERNEL_BLOCK ? weights_are_one_n(s, at, KERNEL_BLOCK)
+                             : weights_are_one_n(s, at, n);
+}
+
 static stage_fn stage_for(const vs_skin_stream *s)
 {
     if (s->u8_joints) return s->unorm16 ? stage_u8_unorm : stage_u8_float;
@@ -187,11 +211,11 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             const size_t at0 = s->group_data[k] + slot * k;
             if (k == 0) {
                 ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
-            } else if (k == 1 && !s->raw) {
-                /* One influence: its normalised weight is 1 (stored as
-                 * 1.0f, or as unorm16 65535 unless a neighbour too small
-                 * for unorm16 was dropped), so the vertex takes the
-                 * joint's own matrix, read from the palette. */
+            } else if (k == 1 && weights_are_one(s, at0, n)) {
+                /* One influence of weight exactly 1 (what normalisation
+                 * leaves, unless a neighbour too small for unorm16 was
+                 * dropped): the vertex takes its joint's own matrix, read
+                 * from the palette, with no blend. */
                 for (size_t i = 0; i < KERNEL_BLOCK; ++i)
                     sc.mp[i] =
                         job->joint_matrices +

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "skin/kernel.h"
 #include "vskin/vskin.h"
 
 /* Fewer vertices than this per task cost more in hand-off than they save. */
@@ -67,10 +68,14 @@ vs_result vs_skinning_job_run_parallel(vs_context *context,
     /* About four ranges per participant balances uneven progress. */
     size_t grain = job->vertex_count / ((size_t)threads * 4);
     if (grain < VS_MIN_VERTICES_PER_TASK) grain = VS_MIN_VERTICES_PER_TASK;
-    /* Ranges start at multiples of 16 vertices: packed outputs then begin
+    /* Ranges start at multiples of the kernels' block (64 vertices): the
+     * blocks are then exactly the serial run's, so the results are bit for
+     * bit the same (the plain job decides some things per block: which
+     * weight path, and for 2, 4 or 8 influences under AVX2 the order in
+     * which a full block's weights are summed); packed outputs also begin
      * on a 64-byte line (no line written by two threads) and keep the
      * 16-byte alignment streaming stores need. */
-    grain = (grain + 15) / 16 * 16;
+    grain = (grain + KERNEL_BLOCK - 1) / KERNEL_BLOCK * KERNEL_BLOCK;
     range_task task = {.job = job};
     atomic_init(&task.result, VS_OK);
     r = vs_context_parallel_for(context, job->vertex_count, grain, run_range,
