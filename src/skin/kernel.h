@@ -167,11 +167,12 @@ typedef struct kernel_scratch {
     const float *mp[KERNEL_BLOCK];
 } kernel_scratch;
 
-/* Eight floats / int32 lanes as GCC and Clang vector extensions: plain
+/* Four floats / int32 lanes as GCC and Clang vector extensions: plain
  * arithmetic and comparisons (-1 / 0 lanes) that each kernel's compiler
- * maps onto its own ISA. */
-typedef float kernel_v8f __attribute__((vector_size(32)));
-typedef int32_t kernel_v8i __attribute__((vector_size(32)));
+ * maps onto its own ISA (16 bytes: SSE2 has no wider registers, and a
+ * wider vector there is split into scalar code). */
+typedef float kernel_v4f __attribute__((vector_size(16)));
+typedef int32_t kernel_v4i __attribute__((vector_size(16)));
 
 /* Where a kernel's load_mat finds vertex i's matrix: mp[i] when pointed,
  * else mat + 16 * i. Inlined with pointed a constant, the contiguous loads

@@ -397,25 +397,25 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
         }
         /* Weights >= 0 summing to a float in [FLT_MIN, FLT_MAX] (1 / sum
          * finite, normal) or to 0 (unskinned: identity); else the careful
-         * path. In GCC/Clang vectors of 8, which the compiler maps to the
+         * path. In GCC/Clang vectors of 4, which the compiler maps to the
          * ISA of this file (a plain loop here stays scalar). */
-        kernel_v8i ok = {0}, zero = {0};
+        kernel_v4i ok = {0}, zero = {0};
         ok = ~ok;
-        for (size_t c = 0; c < KERNEL_BLOCK; c += 8) {
-            kernel_v8f si, r;
+        for (size_t c = 0; c < KERNEL_BLOCK; c += 4) {
+            kernel_v4f si, r;
             memcpy(&si, sum + c, sizeof si);
             r = 1.0f / si; /* a zero sum's infinity is discarded */
-            const kernel_v8i is_zero = si == 0.0f, positive = si > 0.0f;
+            const kernel_v4i is_zero = si == 0.0f, positive = si > 0.0f;
             ok &= is_zero | ((si >= FLT_MIN) & (si <= FLT_MAX));
             zero |= is_zero;
-            const kernel_v8i sc = (kernel_v8i)r & positive;
-            const kernel_v8f one = {1, 1, 1, 1, 1, 1, 1, 1};
-            const kernel_v8i id = (kernel_v8i)one & ~positive;
+            const kernel_v4i sc = (kernel_v4i)r & positive;
+            const kernel_v4f one = {1, 1, 1, 1};
+            const kernel_v4i id = (kernel_v4i)one & ~positive;
             memcpy(scale + c, &sc, sizeof sc);
             memcpy(idw + c, &id, sizeof id);
         }
         int32_t all_ok = -1, any_zero = 0;
-        for (int lane = 0; lane < 8; ++lane) {
+        for (int lane = 0; lane < 4; ++lane) {
             all_ok &= ok[lane];
             any_zero |= zero[lane];
         }
