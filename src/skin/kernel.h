@@ -157,6 +157,24 @@ bool kernel_io_streaming(kernel_io *io, uint32_t flags);
  * a job that streamed calls it before returning. */
 void kernel_store_fence(void);
 
+/* Joint matrices whose address is not a multiple of 32 bytes (malloc gives
+ * 16) make the AVX2 blend's 32-byte loads straddle cache lines, which cost
+ * it about 9 %. A job with at least KERNEL_PALETTE_VERTICES_PER_JOINT
+ * vertices per joint and at most KERNEL_PALETTE_COPY_JOINTS joints reads an
+ * aligned copy instead (kernel_aligned_palette). */
+#define KERNEL_PALETTE_COPY_JOINTS 256u
+#define KERNEL_PALETTE_VERTICES_PER_JOINT 8u
+
+typedef struct kernel_palette_copy {
+    _Alignas(64) float m[KERNEL_PALETTE_COPY_JOINTS * 16];
+} kernel_palette_copy;
+
+/* The palette a job should read: palette itself, or its copy in *buf when
+ * it is misaligned and the job is large enough for the copy to pay. */
+const float *kernel_aligned_palette(const float *palette, uint32_t joint_count,
+                                    size_t vertex_count,
+                                    kernel_palette_copy *buf);
+
 /* Block scratch: staged influences, vertex indices, blended matrices. */
 typedef struct kernel_scratch {
     _Alignas(64) float mat[KERNEL_BLOCK * 16];

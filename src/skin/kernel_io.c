@@ -61,3 +61,15 @@ void kernel_store_fence(void)
     _mm_sfence();
 #endif
 }
+
+const float *kernel_aligned_palette(const float *palette, uint32_t joint_count,
+                                    size_t vertex_count,
+                                    kernel_palette_copy *buf)
+{
+    if (!((uintptr_t)palette & 31) ||
+        joint_count > KERNEL_PALETTE_COPY_JOINTS ||
+        vertex_count / KERNEL_PALETTE_VERTICES_PER_JOINT < joint_count)
+        return palette;
+    memcpy(buf->m, palette, (size_t)joint_count * 16 * sizeof *palette);
+    return buf->m;
+}

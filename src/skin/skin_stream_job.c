@@ -187,6 +187,9 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
     const bool streaming = kernel_io_streaming(&io, job->flags);
     kernel_scratch sc;
     memset(&sc, 0, sizeof sc);
+    kernel_palette_copy copy;
+    const float *palette = kernel_aligned_palette(
+        job->joint_matrices, s->joint_count, job->vertex_count, &copy);
     const stage_fn stage = stage_for(s);
     const size_t end = job->first_vertex + job->vertex_count;
     for (uint32_t k = 0; k <= s->max_k && job->vertex_count; ++k) {
@@ -199,7 +202,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
             sc.idw[i] = idw;
         const kernel_stream_src src = {s->joints, s->weights, s->u8_joints,
-                                       s->unorm16, job->joint_matrices};
+                                       s->unorm16, palette};
         for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
             const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
             for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
@@ -218,7 +221,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                  * from the palette, with no blend. */
                 for (size_t i = 0; i < KERNEL_BLOCK; ++i)
                     sc.mp[i] =
-                        job->joint_matrices +
+                        palette +
                         (size_t)stream_joint(s, at0 + (i < n ? i : n - 1)) * 16;
                 ops->transform_pointed(&io, sc.vi, n, sc.mp);
                 continue;
@@ -230,7 +233,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                     const unsigned kc = k - first < KERNEL_MAX_STAGED
                                             ? k - first
                                             : KERNEL_MAX_STAGED;
-                    stage(s, job->joint_matrices, at0 + first, k, n, kc, &sc);
+                    stage(s, palette, at0 + first, k, n, kc, &sc);
                     ops->blend(n, kc, sc.jm, sc.w, sc.idw, sc.mat, first > 0);
                 }
             }

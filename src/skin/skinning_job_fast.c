@@ -157,7 +157,11 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
                    job->in_tangents_stride, job->out_tangents,
                    job->out_tangents_stride, job->tangent_components, true);
     const bool streaming = kernel_io_streaming(&io, job->flags);
-    const vs_result r = run_blocks(job, ops, &io, error);
+    kernel_palette_copy copy;
+    vs_skinning_job aligned = *job;
+    aligned.joint_matrices = kernel_aligned_palette(
+        job->joint_matrices, job->joint_count, job->vertex_count, &copy);
+    const vs_result r = run_blocks(&aligned, ops, &io, error);
     if (streaming) kernel_store_fence();
     return r;
 }

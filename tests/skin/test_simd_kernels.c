@@ -409,6 +409,47 @@ static void odd_weight_sums_match_the_reference(void)
     free_mesh(&m);
 }
 
+/* The joint matrices at every 4-byte offset in a 64-byte line: large jobs
+ * read an aligned copy of a misaligned palette (kernel_aligned_palette),
+ * which must give exactly the results of the palette read in place. */
+static void misaligned_palettes_give_the_same_results(void)
+{
+    enum { N = 3000, J = 40 };
+    mesh m = make_mesh(N, 4, J);
+    float *base = aligned_alloc(64, (J * 16 + 16) * sizeof(float));
+    float *want = malloc(N * 12), *got = malloc(N * 12);
+    float *want_n = malloc(N * 12), *got_n = malloc(N * 12);
+    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+        if (!vs_isa_supported(fast_isas[ii])) continue;
+        for (int off = 0; off < 16; ++off) {
+            memcpy(base + off, m.jm, J * 16 * sizeof(float));
+            vs_skinning_job job = {.vertex_count = N,
+                                   .influence_count = 4,
+                                   .joint_matrices = base + off,
+                                   .joint_count = J,
+                                   .joints = m.joints,
+                                   .weights = m.weights,
+                                   .in_positions = m.pos,
+                                   .out_positions = off ? got : want,
+                                   .in_normals = m.nrm,
+                                   .out_normals = off ? got_n : want_n,
+                                   .isa = fast_isas[ii]};
+            CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+            if (off)
+                CHECK_MSG(!memcmp(got, want, N * 12) &&
+                              !memcmp(got_n, want_n, N * 12),
+                          "isa %s, palette at +%d bytes",
+                          vs_isa_name(fast_isas[ii]), off * 4);
+        }
+    }
+    free(base);
+    free(want);
+    free(got);
+    free(want_n);
+    free(got_n);
+    free_mesh(&m);
+}
+
 int main(void)
 {
     RUN(unsupported_isas_are_refused);
@@ -416,5 +457,6 @@ int main(void)
     RUN(bad_joint_index_matches_the_reference);
     RUN(zero_weights_ignore_nan_matrices);
     RUN(odd_weight_sums_match_the_reference);
+    RUN(misaligned_palettes_give_the_same_results);
     return test_summary();
 }
