@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vskin/vskin.h"
 
@@ -209,5 +210,18 @@ kernel_mat_at(kernel_mats m, const bool pointed, int i)
 /* A 4x4 of zeros: what a zero-weight influence points at, so that it adds
  * nothing even when its joint matrix holds NaN (as the reference skips it). */
 extern const float kernel_zero_matrix[16];
+/* n vertices' k elements of size bytes each (u16 joints, float weights)
+ * at byte step `step` from p, as one packed array: p itself when it already
+ * is one (step k * size, p aligned for the type), else copied into buf. */
+static inline __attribute__((always_inline)) const void *
+kernel_packed_block(const unsigned char *p, size_t step, size_t size,
+                    unsigned k, size_t n, void *buf)
+{
+    if (step == k * size && !((uintptr_t)p % size)) return p;
+    for (size_t i = 0; i < n; ++i)
+        memcpy((unsigned char *)buf + i * k * size, p + i * step, k * size);
+    return buf;
+}
+
 /* The 4x4 identity: an unskinned vertex's matrix. */
 extern const float kernel_identity_matrix[16];

@@ -349,22 +349,12 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
         idw[KERNEL_BLOCK];
     uint16_t jbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     float wbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
-    const uint16_t *joints = jbuf;
-    const float *w = wbuf;
-    const unsigned char *jp = src->joints + base * src->joints_step;
-    const unsigned char *wp = src->weights + base * src->weights_step;
-    if (src->joints_step == k * sizeof *jbuf &&
-        !((uintptr_t)jp % _Alignof(uint16_t)))
-        joints = (const uint16_t *)(const void *)jp;
-    else
-        for (size_t i = 0; i < n; ++i)
-            memcpy(jbuf + i * k, jp + i * src->joints_step, k * sizeof *jbuf);
-    if (src->weights_step == k * sizeof *wbuf &&
-        !((uintptr_t)wp % _Alignof(float)))
-        w = (const float *)(const void *)wp;
-    else
-        for (size_t i = 0; i < n; ++i)
-            memcpy(wbuf + i * k, wp + i * src->weights_step, k * sizeof *wbuf);
+    const uint16_t *joints = (const uint16_t *)kernel_packed_block(
+        src->joints + base * src->joints_step, src->joints_step, sizeof *jbuf,
+        k, n, jbuf);
+    const float *w = (const float *)kernel_packed_block(
+        src->weights + base * src->weights_step, src->weights_step,
+        sizeof *wbuf, k, n, wbuf);
 
     const bool full = n == KERNEL_BLOCK;
     if (!(full
