@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim/pose_internal.h"
 #include "anim/rotation_batch.h"
 #include "anim/sample.h"
 #include "core/affine.h"
@@ -292,6 +293,11 @@ const float *vs_pose_world(const vs_pose *pose, uint32_t node)
 {
     if (!pose || node >= pose->asset->node_count) return NULL;
     return pose->world + 16 * (size_t)node;
+}
+
+const float *pose_worlds(const vs_pose *pose)
+{
+    return pose->world;
 }
 
 const float *vs_pose_morph_weights(const vs_pose *pose, uint32_t node,

@@ -3,6 +3,7 @@
  *     J_j = R^-1 * G(joint_j) * IBM_j * BSM
  * R = I gives world-space skinning; R = G(node) gives object-space skinning
  * relative to that node (glTF 1.0's inverse(meshWorld) term). */
+#include "anim/pose_internal.h"
 #include "core/affine.h"
 #include "core/error.h"
 #include "core/xform.h"
@@ -64,6 +65,25 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
                          asset->source_name, relative_to, skin);
     /* glTF 2.0 has no bind shape matrix (identity): skip the product. */
     bool bsm = !xform_is_identity(sk->bind_shape_matrix, 0.0f);
+    const float *worlds = pose_worlds(pose);
+    if (!pack_3x4 && !bsm && !relative && sk->inverse_bind_matrices) {
+        /* The common case (glTF 2.0, world space): G * IBM for every joint.
+         * affine_mul is exact whenever its right factor is affine (it only
+         * skips that factor's last row; G's own last row, projective or
+         * not, goes through), so the IBMs are tested once per call, not G
+         * and IBM per joint. */
+        bool ibms_affine = true;
+        for (uint32_t j = 0; j < sk->joint_count; ++j)
+            ibms_affine &=
+                affine_is_affine(sk->inverse_bind_matrices + 16 * (size_t)j);
+        if (ibms_affine) {
+            for (uint32_t j = 0; j < sk->joint_count; ++j)
+                affine_mul(worlds + 16 * (size_t)sk->joints[j],
+                           sk->inverse_bind_matrices + 16 * (size_t)j,
+                           out + 16 * (size_t)j);
+            return VS_OK;
+        }
+    }
     float packed[16];
     for (uint32_t j = 0; j < sk->joint_count; ++j) {
         float *m = pack_3x4 ? packed : out + 16 * (size_t)j;

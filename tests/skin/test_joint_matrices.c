@@ -108,6 +108,43 @@ static void posed_joint_moves_points_world_and_relative(void)
     vs_asset_free(a);
 }
 
+/* A projective node.matrix above the joints (COLLADA may hold one): the
+ * joint matrices are still G * IBM, last row included (the per-call
+ * shortcut for affine IBMs keeps G's last row); and with a projective IBM
+ * too. */
+static void projective_parent_takes_the_general_product(void)
+{
+    vs_asset *a = skeleton_asset();
+    vs_node *root = (vs_node *)&a->nodes[0];
+    xform_identity(root->matrix);
+    root->matrix[3] = 0.25f; /* last row (0.25 0 0.5 1) */
+    root->matrix[11] = 0.5f;
+    root->has_matrix = true;
+    vs_pose *pose = NULL;
+    vs_error err;
+    CHECK(vs_pose_create(a, &pose, &err) == VS_OK);
+    float j[32], want[16];
+    CHECK(vs_pose_joint_matrices(pose, 0, -1, j, &err) == VS_OK);
+    for (int k = 0; k < 2; ++k) {
+        xform_mul(vs_pose_world(pose, a->skins[0].joints[k]),
+                  a->skins[0].inverse_bind_matrices + 16 * k, want);
+        check_matrix_near(j + 16 * k, want, 1e-6, "projective J");
+    }
+    CHECK(j[3] != 0.0f || j[11] != 0.0f); /* the last row came through */
+    /* A projective IBM (loaders refuse them for glTF; a hand-built asset
+     * may hold one): the whole call takes the general product. */
+    float *ibm = (float *)a->skins[0].inverse_bind_matrices;
+    ibm[16 + 7] = 0.125f;
+    CHECK(vs_pose_joint_matrices(pose, 0, -1, j, &err) == VS_OK);
+    for (int k = 0; k < 2; ++k) {
+        xform_mul(vs_pose_world(pose, a->skins[0].joints[k]),
+                  a->skins[0].inverse_bind_matrices + 16 * k, want);
+        check_matrix_near(j + 16 * k, want, 1e-6, "projective IBM");
+    }
+    vs_pose_free(pose);
+    vs_asset_free(a);
+}
+
 static void rejects_invalid_skin_and_node(void)
 {
     vs_asset *a = skeleton_asset();
@@ -134,6 +171,7 @@ int main(void)
 {
     RUN(rest_pose_gives_identity_in_world_space);
     RUN(posed_joint_moves_points_world_and_relative);
+    RUN(projective_parent_takes_the_general_product);
     RUN(rejects_invalid_skin_and_node);
     return test_summary();
 }
