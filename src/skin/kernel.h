@@ -117,8 +117,9 @@ typedef struct kernel_ops {
      * one). */
     void (*transform_pointed)(const kernel_io *io, const size_t *vi, size_t n,
                               const float *const *mp);
-    /* mat[i] = idw * I + sum_j w * J for n vertices of a stream group with
-     * k (1..KERNEL_MAX_STAGED) influences each, without staging. */
+    /* mat[i] = sum_j w * J for n vertices of a stream group with k
+     * (1..KERNEL_MAX_STAGED) influences each, without staging (a group of
+     * k >= 1 influences has no identity term). */
     void (*blend_stream)(size_t n, unsigned k, const kernel_stream_src *src,
                          size_t at0, float *mat);
     /* Blends vertices [base, base + n) of a plain job, normalising weights

@@ -218,43 +218,33 @@ static void NAME(blend_stream)(size_t n, unsigned k,
 #undef NAME_FORMATS
 }
 
-/* The plain job's blend, vertex by vertex, for a block with a weight the
- * staged path below leaves alone (negative, NaN, or a sum outside
- * [FLT_MIN, FLT_MAX]). Weight rule as the reference: divided by their sum;
- * a sum that is not positive and finite means unskinned (identity). The sum
- * is taken in float when that cannot change the verdict (all weights >= 0
- * and a finite float sum: then it is > 0 exactly when the double sum is),
- * else in double, and a sum too small for its float reciprocal scales in
- * double too. Out-of-range indices are replaced by 0 for the load and
- * reported. With a finite palette a zero weight may multiply its matrix
- * (0 * finite = 0); otherwise it points at a zero matrix, so a NaN matrix
- * behind a zero weight adds nothing. */
-static inline __attribute__((always_inline)) bool
-NAME(blend_job_careful)(const kernel_job_src *src, size_t base, size_t n,
-                        const unsigned k, const bool finite_palette, float *mat)
+/* The plain job's blend, vertex by vertex, for a block (packed, indices
+ * already checked, palette byte offsets in off) with a weight the two-pass
+ * blend below leaves alone (negative, NaN, or a sum outside [FLT_MIN,
+ * FLT_MAX]); normalised weights only. Weight rule as the reference:
+ * divided by their sum; a sum that is not positive and finite means
+ * unskinned (identity). The sum is taken in float when that cannot change
+ * the verdict (all weights >= 0 and a finite float sum: then it is > 0
+ * exactly when the double sum is), else in double, and a sum too small for
+ * its float reciprocal scales in double too. With a finite palette a zero
+ * weight may multiply its matrix (0 * finite = 0); otherwise it points at a
+ * zero matrix, so a NaN matrix behind a zero weight adds nothing. */
+static inline __attribute__((always_inline)) void
+NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
+                        const float *weights, size_t n, const unsigned k,
+                        const bool finite_palette, float *mat)
 {
-    unsigned bad = 0;
     for (size_t i = 0; i < n; ++i) {
-        uint16_t joint[KERNEL_MAX_STAGED];
-        float w[KERNEL_MAX_STAGED];
-        memcpy(joint, src->joints + (base + i) * src->joints_step,
-               k * sizeof *joint);
-        memcpy(w, src->weights + (base + i) * src->weights_step, k * sizeof *w);
+        const float *w = weights + i * k;
         float fsum = 0.0f;
         unsigned negative = 0;
         for (unsigned j = 0; j < k; ++j) {
-            const unsigned out_of_range = joint[j] >= src->joint_count;
-            bad |= out_of_range;
-            joint[j] = out_of_range ? 0 : joint[j];
             negative |= !(w[j] >= 0.0f);
             fsum += w[j];
         }
         float ws[KERNEL_MAX_STAGED];
         float idw = 0.0f;
-        if (src->raw) {
-            memcpy(ws, w, k * sizeof *w);
-        } else if (!negative && fsum <= FLT_MAX &&
-                   !(fsum > 0.0f && fsum < FLT_MIN)) {
+        if (!negative && fsum <= FLT_MAX && !(fsum > 0.0f && fsum < FLT_MIN)) {
             /* 1.0f / fsum is exactly (float)(1.0 / (double)fsum): a double
              * quotient rounded to float is correctly rounded (53 >= 2 * 24
              * + 2 bits). */
@@ -274,12 +264,12 @@ NAME(blend_job_careful)(const kernel_job_src *src, size_t base, size_t n,
         }
         const float *jm[KERNEL_MAX_STAGED];
         for (unsigned j = 0; j < k; ++j) {
-            const float *m = src->palette + (size_t)joint[j] * 16;
+            const float *m =
+                (const float *)(const void *)(palette + off[i * k + j]);
             jm[j] = finite_palette || ws[j] != 0.0f ? m : kernel_zero_matrix;
         }
         NAME(blend_vertex)(jm, ws, 1.0f, idw, mat + i * 16, BLEND_SET, k);
     }
-    return !bad;
 }
 
 /* Whether every one of count joint indices is below limit and every weight
@@ -331,22 +321,63 @@ NAME(job_offsets)(const uint16_t *joints, size_t count, uint32_t *off)
         off[t] = (uint32_t)joints[t] * (16 * sizeof(float));
 }
 
-/* The plain job's blend in two passes over a block: first every joint index
+/* Each vertex's scale 1 / (sum of its weights) and identity weight for a
+ * block of normalised weights, all >= 0 and not NaN. False when a sum is
+ * not 0 and not a float in [FLT_MIN, FLT_MAX] (1 / sum finite, normal):
+ * the careful path's business. */
+static inline __attribute__((always_inline)) bool
+NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
+                 float *idw, bool *any_unskinned)
+{
+    _Alignas(64) float sum[KERNEL_BLOCK];
+    if (n == KERNEL_BLOCK) {
+        if (!KERNEL_JOB_SUMS_FULL(w, k, sum))
+            NAME(job_sums)(w, KERNEL_BLOCK, k, sum);
+    } else {
+        NAME(job_sums)(w, n, k, sum);
+        for (size_t i = n; i < KERNEL_BLOCK; ++i)
+            sum[i] = 1.0f; /* any normal sum */
+    }
+    /* In GCC/Clang vectors of 4, which the compiler maps to the ISA of this
+     * file (a plain loop here stays scalar). */
+    kernel_v4i ok = {0}, zero = {0};
+    ok = ~ok;
+    for (size_t c = 0; c < KERNEL_BLOCK; c += 4) {
+        kernel_v4f si, r;
+        memcpy(&si, sum + c, sizeof si);
+        r = 1.0f / si; /* a zero sum's infinity is discarded */
+        const kernel_v4i is_zero = si == 0.0f, positive = si > 0.0f;
+        ok &= is_zero | ((si >= FLT_MIN) & (si <= FLT_MAX));
+        zero |= is_zero;
+        const kernel_v4i sc = (kernel_v4i)r & positive;
+        const kernel_v4f one = {1, 1, 1, 1};
+        const kernel_v4i id = (kernel_v4i)one & ~positive;
+        memcpy(scale + c, &sc, sizeof sc);
+        memcpy(idw + c, &id, sizeof id);
+    }
+    int32_t all_ok = -1, any_zero = 0;
+    for (int lane = 0; lane < 4; ++lane) {
+        all_ok &= ok[lane];
+        any_zero |= zero[lane];
+    }
+    *any_unskinned = any_zero != 0;
+    return all_ok != 0;
+}
+
+/* The plain job's blend of a block, in two passes: first every joint index
  * and weight of the block is checked and each vertex's weight sum turned
  * into a scale (loops over the block's flat arrays, no decision per
  * influence), then each vertex blends its raw weights (broadcast straight
- * from memory) and scales the blended matrix once, with no test left.
- * Joints and weights at other strides are first packed into the scratch.
- * Returns KERNEL_BAD_INDEX (nothing blended), -1 when a weight needs the
- * careful path, else KERNEL_BLENDED or, with one influence, KERNEL_POINTED
- * (kernel_ops.blend_job). */
+ * from memory) and scales the blended matrix once, with no test left. A
+ * block with a weight the scales cannot take goes vertex by vertex
+ * (blend_job_careful). Joints and weights at other strides are first packed
+ * into the scratch. Returns as kernel_ops.blend_job. */
 static inline __attribute__((always_inline)) int
-NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
-                       const unsigned k, const bool finite_palette, float *mat,
-                       const float **mp)
+NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
+                  const unsigned k, const bool finite_palette, float *mat,
+                  const float **mp)
 {
-    _Alignas(64) float sum[KERNEL_BLOCK], scale[KERNEL_BLOCK],
-        idw[KERNEL_BLOCK];
+    _Alignas(64) float scale[KERNEL_BLOCK], idw[KERNEL_BLOCK];
     uint16_t jbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     float wbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     const uint16_t *joints = (const uint16_t *)kernel_packed_block(
@@ -373,44 +404,11 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
             scale[i] = 1.0f;
             idw[i] = 0.0f;
         }
-    } else {
-        if (!(full ? NAME(job_weights_ok)(w, KERNEL_BLOCK * k)
-                   : NAME(job_weights_ok)(w, n * k)))
-            return -1;
-        if (full) {
-            if (!KERNEL_JOB_SUMS_FULL(w, k, sum))
-                NAME(job_sums)(w, KERNEL_BLOCK, k, sum);
-        } else {
-            NAME(job_sums)(w, n, k, sum);
-            for (size_t i = n; i < KERNEL_BLOCK; ++i)
-                sum[i] = 1.0f; /* any normal sum */
-        }
-        /* Weights >= 0 summing to a float in [FLT_MIN, FLT_MAX] (1 / sum
-         * finite, normal) or to 0 (unskinned: identity); else the careful
-         * path. In GCC/Clang vectors of 4, which the compiler maps to the
-         * ISA of this file (a plain loop here stays scalar). */
-        kernel_v4i ok = {0}, zero = {0};
-        ok = ~ok;
-        for (size_t c = 0; c < KERNEL_BLOCK; c += 4) {
-            kernel_v4f si, r;
-            memcpy(&si, sum + c, sizeof si);
-            r = 1.0f / si; /* a zero sum's infinity is discarded */
-            const kernel_v4i is_zero = si == 0.0f, positive = si > 0.0f;
-            ok &= is_zero | ((si >= FLT_MIN) & (si <= FLT_MAX));
-            zero |= is_zero;
-            const kernel_v4i sc = (kernel_v4i)r & positive;
-            const kernel_v4f one = {1, 1, 1, 1};
-            const kernel_v4i id = (kernel_v4i)one & ~positive;
-            memcpy(scale + c, &sc, sizeof sc);
-            memcpy(idw + c, &id, sizeof id);
-        }
-        int32_t all_ok = -1, any_zero = 0;
-        for (int lane = 0; lane < 4; ++lane) {
-            all_ok &= ok[lane];
-            any_zero |= zero[lane];
-        }
-        if (!all_ok) return -1;
-        any_unskinned = any_zero != 0;
+    } else if (!(full ? NAME(job_weights_ok)(w, KERNEL_BLOCK * k)
+                      : NAME(job_weights_ok)(w, n * k)) ||
+               !NAME(job_scales)(w, n, k, scale, idw, &any_unskinned)) {
+        NAME(blend_job_careful)(palette, off, w, n, k, finite_palette, mat);
+        return KERNEL_BLENDED;
     }
     /* Each mode its own loop, the mode a constant in it. */
 #define NAME_BLEND_PASS(MODE)                                                  \
@@ -433,13 +431,10 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
         /* One influence normalises to weight 1: the joint's own matrix
          * (the reference's w * (1 / w) is 1 to double precision), or the
          * identity for a zero weight. */
-        for (size_t i = 0; i < n; ++i) {
-            const float *one =
-                scale[i] > 0.0f
-                    ? (const float *)(const void *)(palette + off[i])
-                    : kernel_identity_matrix;
-            mp[i] = one;
-        }
+        for (size_t i = 0; i < n; ++i)
+            mp[i] = scale[i] > 0.0f
+                        ? (const float *)(const void *)(palette + off[i])
+                        : kernel_identity_matrix;
         for (size_t i = n; i < KERNEL_BLOCK; ++i)
             mp[i] = mp[n - 1];
         return KERNEL_POINTED;
@@ -449,19 +444,6 @@ NAME(blend_job_staged)(const kernel_job_src *src, size_t base, size_t n,
         NAME_BLEND_PASS(BLEND_SCALED)
 #undef NAME_BLEND_PASS
     return KERNEL_BLENDED;
-}
-
-static inline __attribute__((always_inline)) int
-NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
-                  const unsigned k, const bool finite_palette, float *mat,
-                  const float **mp)
-{
-    const int staged =
-        NAME(blend_job_staged)(src, base, n, k, finite_palette, mat, mp);
-    if (staged >= 0) return staged;
-    return NAME(blend_job_careful)(src, base, n, k, finite_palette, mat)
-               ? KERNEL_BLENDED
-               : KERNEL_BAD_INDEX;
 }
 
 static int NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
