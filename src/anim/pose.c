@@ -239,9 +239,10 @@ void vs_pose_update_world(vs_pose *pose)
 {
     if (!pose) return;
     const vs_asset *asset = pose->asset;
-    /* node_order lists parents before children, so one pass suffices. TRS
-     * locals are affine; a node.matrix (COLLADA may hold a projective one)
-     * takes the general product. */
+    /* node_order lists parents before children, so one pass suffices. The
+     * affine-only product needs only the local (right) factor affine, the
+     * parent's world may be anything: TRS locals always take it, a
+     * projective node.matrix (COLLADA may hold one) the general product. */
     for (uint32_t k = 0; k < asset->node_count; ++k) {
         uint32_t i = asset->node_order[k];
         float *world = pose->world + 16 * (size_t)i;
@@ -251,21 +252,18 @@ void vs_pose_update_world(vs_pose *pose)
         if (!pose->use_matrix[i]) {
             if (!pw) {
                 affine_from_trs(&pose->local[i], world);
-            } else if (affine_is_affine(pw)) {
+            } else {
                 /* The local matrix stays in registers (no store and reload
                  * between the two steps). */
                 float local[16];
                 affine_from_trs(&pose->local[i], local);
                 affine_mul(pw, local, world);
-            } else {
-                affine_from_trs(&pose->local[i], world);
-                xform_mul(pw, world, world);
             }
             continue;
         }
         xform_copy(asset->nodes[i].matrix, world);
         if (!pw) continue;
-        if (affine_is_affine(pw) && affine_is_affine(world))
+        if (affine_is_affine(world))
             affine_mul(pw, world, world);
         else
             xform_mul(pw, world, world);

@@ -19,10 +19,11 @@ static inline bool affine_is_affine(const float m[16])
     return m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f;
 }
 
-/* out = a * b for affine a and b; out may alias a or b. Written as four
- * 4-lane column updates (r_c = a_0 b_0c + a_1 b_1c + a_2 b_2c, plus a_3 for
- * the last column) so the compiler can keep each column in one SIMD
- * register; the last row comes out as exactly (0 0 0 1) for affine a. */
+/* out = a * b for affine b (a any: its last row is carried through like
+ * the others); out may alias a or b. Written as four 4-lane column updates
+ * (r_c = a_0 b_0c + a_1 b_1c + a_2 b_2c, plus a_3 for the last column) so
+ * the compiler can keep each column in one SIMD register; the last row
+ * comes out as exactly (0 0 0 1) for affine a. */
 static inline void affine_mul(const float a[16], const float b[16],
                               float out[16])
 {

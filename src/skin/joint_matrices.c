@@ -12,11 +12,11 @@
 #include <xmmintrin.h>
 #endif
 
-/* out = a * b, affine-only when both are affine (exact: the skipped terms
- * multiply the zeros of the last row). */
+/* out = a * b, affine-only when b is affine (exact for any a: the skipped
+ * terms multiply the zeros of b's last row). */
 static void mul(const float a[16], const float b[16], float out[16])
 {
-    if (affine_is_affine(a) && affine_is_affine(b))
+    if (affine_is_affine(b))
         affine_mul(a, b, out);
     else
         xform_mul(a, b, out);
@@ -65,33 +65,24 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
                          asset->source_name, relative_to, skin);
     /* glTF 2.0 has no bind shape matrix (identity): skip the product. */
     bool bsm = !xform_is_identity(sk->bind_shape_matrix, 0.0f);
+    /* mul's affine-only product needs only its right factor affine (G's
+     * own last row, projective or not, goes through), so the IBMs are
+     * tested once per call rather than G and IBM per joint. */
     const float *worlds = pose_worlds(pose);
-    if (!pack_3x4 && !bsm && !relative && sk->inverse_bind_matrices) {
-        /* The common case (glTF 2.0, world space): G * IBM for every joint.
-         * affine_mul is exact whenever its right factor is affine (it only
-         * skips that factor's last row; G's own last row, projective or
-         * not, goes through), so the IBMs are tested once per call, not G
-         * and IBM per joint. */
-        bool ibms_affine = true;
-        for (uint32_t j = 0; j < sk->joint_count; ++j)
-            ibms_affine &=
-                affine_is_affine(sk->inverse_bind_matrices + 16 * (size_t)j);
-        if (ibms_affine) {
-            for (uint32_t j = 0; j < sk->joint_count; ++j)
-                affine_mul(worlds + 16 * (size_t)sk->joints[j],
-                           sk->inverse_bind_matrices + 16 * (size_t)j,
-                           out + 16 * (size_t)j);
-            return VS_OK;
-        }
-    }
+    const float *ibms = sk->inverse_bind_matrices;
+    bool ibms_affine = true;
+    for (uint32_t j = 0; ibms && j < sk->joint_count; ++j)
+        ibms_affine &= affine_is_affine(ibms + 16 * (size_t)j);
     float packed[16];
     for (uint32_t j = 0; j < sk->joint_count; ++j) {
         float *m = pack_3x4 ? packed : out + 16 * (size_t)j;
-        const float *g = vs_pose_world(pose, sk->joints[j]);
-        if (sk->inverse_bind_matrices)
-            mul(g, sk->inverse_bind_matrices + 16 * (size_t)j, m);
-        else
+        const float *g = worlds + 16 * (size_t)sk->joints[j];
+        if (!ibms)
             xform_copy(g, m); /* §3.7.3.1: absent IBMs are identity */
+        else if (ibms_affine)
+            affine_mul(g, ibms + 16 * (size_t)j, m);
+        else
+            xform_mul(g, ibms + 16 * (size_t)j, m);
         if (bsm) mul(m, sk->bind_shape_matrix, m);
         if (relative) mul(root_inv, m, m);
         if (!pack_3x4) continue;
