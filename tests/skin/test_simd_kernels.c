@@ -74,26 +74,33 @@ static void free_mesh(mesh *m)
     free(m->tan);
 }
 
+/* A job over the whole mesh: its influences and packed input positions,
+ * positions out to out_positions, nothing else set. */
+static vs_skinning_job mesh_job(const mesh *m, float *out_positions)
+{
+    return (vs_skinning_job){.vertex_count = m->count,
+                             .influence_count = m->k,
+                             .joint_matrices = m->jm,
+                             .joint_count = m->joint_count,
+                             .joints = m->joints,
+                             .weights = m->weights,
+                             .in_positions = m->pos,
+                             .out_positions = out_positions};
+}
+
 /* The reference on packed buffers. */
 static void run_reference(const mesh *m, unsigned attrs, uint32_t flags,
                           float *pos, float *nrm, float *tan)
 {
-    vs_skinning_job job = {.vertex_count = m->count,
-                           .influence_count = m->k,
-                           .joint_matrices = m->jm,
-                           .joint_count = m->joint_count,
-                           .joints = m->joints,
-                           .weights = m->weights,
-                           .in_positions = m->pos,
-                           .out_positions = pos,
-                           .in_normals = attrs & WITH_NORMALS ? m->nrm : NULL,
-                           .out_normals = attrs & WITH_NORMALS ? nrm : NULL,
-                           .in_tangents = attrs & WITH_TANGENTS ? m->tan : NULL,
-                           .in_tangents_stride = 16,
-                           .out_tangents = attrs & WITH_TANGENTS ? tan : NULL,
-                           .out_tangents_stride = 16,
-                           .tangent_components = attrs & TANGENT3 ? 3 : 4,
-                           .flags = flags};
+    vs_skinning_job job = mesh_job(m, pos);
+    job.in_normals = attrs & WITH_NORMALS ? m->nrm : NULL;
+    job.out_normals = attrs & WITH_NORMALS ? nrm : NULL;
+    job.in_tangents = attrs & WITH_TANGENTS ? m->tan : NULL;
+    job.in_tangents_stride = 16;
+    job.out_tangents = attrs & WITH_TANGENTS ? tan : NULL;
+    job.out_tangents_stride = 16;
+    job.tangent_components = attrs & TANGENT3 ? 3 : 4;
+    job.flags = flags;
     vs_error err;
     CHECK_MSG(vs_skinning_job_run_reference(&job, &err) == VS_OK, "%s",
               err.message);
@@ -298,14 +305,7 @@ static void bad_joint_index_matches_the_reference(void)
     m.weights[57 * 4 + 2] = 0.0f; /* checked even with a zero weight */
     float ref[300], out[300];
     memset(ref, 0, sizeof ref);
-    vs_skinning_job job = {.vertex_count = 100,
-                           .influence_count = 4,
-                           .joint_matrices = m.jm,
-                           .joint_count = 10,
-                           .joints = m.joints,
-                           .weights = m.weights,
-                           .in_positions = m.pos,
-                           .out_positions = ref};
+    vs_skinning_job job = mesh_job(&m, ref);
     vs_error ref_err, err;
     CHECK(vs_skinning_job_run_reference(&job, &ref_err) == VS_ERROR_INVALID);
     for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
@@ -376,16 +376,9 @@ static void odd_weight_sums_match_the_reference(void)
         memcpy(m.weights + odd[i].v * 3, odd[i].w, sizeof odd[i].w);
     float *ref_pos = malloc(400 * 12), *ref_nrm = malloc(400 * 12);
     float *pos = malloc(400 * 12), *nrm = malloc(400 * 12);
-    vs_skinning_job job = {.vertex_count = 400,
-                           .influence_count = 3,
-                           .joint_matrices = m.jm,
-                           .joint_count = 20,
-                           .joints = m.joints,
-                           .weights = m.weights,
-                           .in_positions = m.pos,
-                           .out_positions = ref_pos,
-                           .in_normals = m.nrm,
-                           .out_normals = ref_nrm};
+    vs_skinning_job job = mesh_job(&m, ref_pos);
+    job.in_normals = m.nrm;
+    job.out_normals = ref_nrm;
     CHECK(vs_skinning_job_run_reference(&job, NULL) == VS_OK);
     job.out_positions = pos;
     job.out_normals = nrm;
@@ -423,17 +416,11 @@ static void misaligned_palettes_give_the_same_results(void)
         if (!vs_isa_supported(fast_isas[ii])) continue;
         for (int off = 0; off < 16; ++off) {
             memcpy(base + off, m.jm, J * 16 * sizeof(float));
-            vs_skinning_job job = {.vertex_count = N,
-                                   .influence_count = 4,
-                                   .joint_matrices = base + off,
-                                   .joint_count = J,
-                                   .joints = m.joints,
-                                   .weights = m.weights,
-                                   .in_positions = m.pos,
-                                   .out_positions = off ? got : want,
-                                   .in_normals = m.nrm,
-                                   .out_normals = off ? got_n : want_n,
-                                   .isa = fast_isas[ii]};
+            vs_skinning_job job = mesh_job(&m, off ? got : want);
+            job.joint_matrices = base + off;
+            job.in_normals = m.nrm;
+            job.out_normals = off ? got_n : want_n;
+            job.isa = fast_isas[ii];
             CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
             if (off)
                 CHECK_MSG(!memcmp(got, want, N * 12) &&
@@ -464,15 +451,8 @@ static void strided_influences_give_the_same_results(void)
     float *want = malloc(N * 12), *got = malloc(N * 12);
     for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
         if (!vs_isa_supported(fast_isas[ii])) continue;
-        vs_skinning_job job = {.vertex_count = N,
-                               .influence_count = K,
-                               .joint_matrices = m.jm,
-                               .joint_count = 30,
-                               .joints = m.joints,
-                               .weights = m.weights,
-                               .in_positions = m.pos,
-                               .out_positions = want,
-                               .isa = fast_isas[ii]};
+        vs_skinning_job job = mesh_job(&m, want);
+        job.isa = fast_isas[ii];
         CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
         job.joints = (const uint16_t *)(const void *)(jb + 1);
         job.joints_stride = JS;
