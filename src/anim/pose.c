@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim/clip_plans.h"
 #include "anim/pose_internal.h"
 #include "anim/rotation_batch.h"
 #include "anim/sample.h"
@@ -30,11 +31,8 @@ struct vs_pose {
     uint32_t *cursor;
     uint32_t *cursor_base;
     bool *clip_checked; /* per clip: check_clip passed once for this pose */
-    /* Per clip: no node has two rotation channels, so LINEAR rotations may be
-     * deferred to one batched pass without changing which channel wins. */
-    bool *clip_batchable;
-    rotation_item *rotations; /* the batch: the most rotation channels of
-                                 any clip */
+    rotation_item *rotations; /* the slerp batch: the most PLAN_SLERP
+                                 operations of any clip's plan */
     /* Per time group of the clip being sampled (core/time_groups.h): its
      * key, and the LINEAR fraction where there is one (has_u). Sized for
      * the most samplers of any clip. */
@@ -57,41 +55,14 @@ static uint32_t node_target_count(const vs_asset *asset, const vs_node *node)
     return count;
 }
 
-/* Sizes the rotation batch and marks the clips where batching is safe: a
- * clip that rotates one node twice (legal only in a broken file) keeps the
- * channel order of the plain path. Channels naming a node that does not
- * exist are left to check_clip. */
-static bool plan_rotation_batches(vs_pose *pose)
+static uint32_t most_slerps(const vs_asset *asset)
 {
-    const vs_asset *asset = pose->asset;
-    size_t clips = asset->clip_count ? asset->clip_count : 1;
-    pose->clip_batchable = calloc(clips, sizeof *pose->clip_batchable);
-    uint32_t *last =
-        calloc(asset->node_count ? asset->node_count : 1, sizeof *last);
-    if (!pose->clip_batchable || !last) {
-        free(last);
-        return false;
-    }
-    uint32_t most = 0;
+    uint32_t most = 1;
     for (uint32_t c = 0; c < asset->clip_count; ++c) {
-        const vs_clip *clip = &asset->clips[c];
-        bool ok = true;
-        uint32_t rotations = 0;
-        for (uint32_t k = 0; k < clip->channel_count; ++k) {
-            const vs_anim_channel *ch = &clip->channels[k];
-            if (ch->path != VS_PATH_ROTATION) continue;
-            ++rotations;
-            if (ch->node >= asset->node_count || last[ch->node] == c + 1)
-                ok = false;
-            else
-                last[ch->node] = c + 1;
-        }
-        pose->clip_batchable[c] = ok;
-        if (ok && rotations > most) most = rotations;
+        const clip_plan *plan = clip_plan_for(asset, c);
+        if (plan && plan->slerp_count > most) most = plan->slerp_count;
     }
-    free(last);
-    pose->rotations = calloc(most ? most : 1, sizeof *pose->rotations);
-    return pose->rotations != NULL;
+    return most;
 }
 
 vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
@@ -155,8 +126,9 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
     pose->group_key = calloc(most, sizeof *pose->group_key);
     pose->group_u = calloc(most, sizeof *pose->group_u);
     pose->group_has_u = calloc(most, sizeof *pose->group_has_u);
+    pose->rotations = calloc(most_slerps(asset), sizeof *pose->rotations);
     if (!pose->cursor || !pose->group_key || !pose->group_u ||
-        !pose->group_has_u || !plan_rotation_batches(pose))
+        !pose->group_has_u || !pose->rotations)
         goto oom;
     vs_pose_reset(pose);
     vs_pose_update_world(pose);
@@ -184,7 +156,6 @@ void vs_pose_free(vs_pose *pose)
     free(pose->group_has_u);
     free(pose->cursor_base);
     free(pose->clip_checked);
-    free(pose->clip_batchable);
     free(pose->rotations);
     free(pose);
 }
@@ -363,6 +334,96 @@ static vs_result check_clip(const vs_pose *pose, uint32_t c, vs_error *error)
     return VS_OK;
 }
 
+/* Where a channel of the node's path writes: its local TRS field or its
+ * morph weights. Writing the TRS hands the node over to it: the rest matrix
+ * (and its shear) no longer applies (glTF 2.0 §3.7.2.1: animated nodes use
+ * TRS). */
+static float *channel_target(vs_pose *pose, uint32_t node, vs_anim_path path)
+{
+    if (path == VS_PATH_WEIGHTS)
+        return pose->weights + pose->weight_offset[node];
+    vs_trs *trs = &pose->local[node];
+    pose->use_matrix[node] = false;
+    return path == VS_PATH_TRANSLATION ? trs->translation
+           : path == VS_PATH_ROTATION  ? trs->rotation
+                                       : trs->scale;
+}
+
+/* Samplers sharing their key times: one key search and one fraction per
+ * group (the same key and u each of them would find), through the group's
+ * first sampler's cursor. */
+static void sample_groups(vs_pose *pose, const vs_clip *clip,
+                          const time_groups *tg, uint32_t *cursor, float t)
+{
+    for (uint32_t g = 0; g < tg->group_count; ++g) {
+        const uint32_t f = tg->first[g];
+        const vs_anim_sampler *s = &clip->samplers[f];
+        if (s->key_count == 0) continue;
+        const uint32_t key = sampler_find_key_cursor(s, t, cursor + f);
+        float td;
+        pose->group_key[g] = key;
+        pose->group_has_u[g] =
+            anim_key_fraction(s, key, t, &td, &pose->group_u[g]);
+    }
+}
+
+/* The clip's plan (anim/clip_plans.h) after sample_groups: LINEAR
+ * translations and scales inline (anim_sample_key's arithmetic, so bit for
+ * bit the same), LINEAR rotations into one slerp batch, the rest and every
+ * sample that is a key's own value through anim_sample_key. */
+static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
+{
+    const plan_op *op = plan->ops;
+    for (const plan_op *end = op + plan->lerp_count; op < end; ++op) {
+        const uint32_t g = op->group, key = pose->group_key[g];
+        float *out = channel_target(pose, op->node, op->path);
+        if (!pose->group_has_u[g]) {
+            anim_sample_key(op->sampler, key, t, false, out);
+            continue;
+        }
+        const float u = pose->group_u[g];
+        const float *a = op->sampler->values + 3 * (size_t)key, *b = a + 3;
+        out[0] = a[0] + (b[0] - a[0]) * u;
+        out[1] = a[1] + (b[1] - a[1]) * u;
+        out[2] = a[2] + (b[2] - a[2]) * u;
+    }
+    uint32_t batched = 0;
+    for (const plan_op *end = op + plan->slerp_count; op < end; ++op) {
+        const uint32_t g = op->group, key = pose->group_key[g];
+        float *out = channel_target(pose, op->node, op->path);
+        if (!pose->group_has_u[g]) {
+            anim_sample_key(op->sampler, key, t, true, out);
+            continue;
+        }
+        pose->rotations[batched++] = (rotation_item){
+            op->pairs + key, op->sampler->values + 4 * (size_t)key,
+            pose->group_u[g], out};
+    }
+    for (const plan_op *end = op + plan->generic_count; op < end; ++op)
+        anim_sample_key(op->sampler, pose->group_key[op->group], t,
+                        op->path == VS_PATH_ROTATION,
+                        channel_target(pose, op->node, op->path));
+    rotation_batch_run(pose->rotations, batched);
+}
+
+/* A clip without a plan, channel by channel in order, so that of two
+ * channels driving the same node and path the later one wins. */
+static void sample_in_order(vs_pose *pose, const vs_clip *clip,
+                            const time_groups *tg, uint32_t *cursor, float t)
+{
+    if (tg) sample_groups(pose, clip, tg, cursor, t);
+    for (uint32_t k = 0; k < clip->channel_count; ++k) {
+        const vs_anim_channel *ch = &clip->channels[k];
+        const vs_anim_sampler *s = &clip->samplers[ch->sampler];
+        if (s->key_count == 0) continue; /* nothing to say: keep the value */
+        const uint32_t key =
+            tg ? pose->group_key[tg->group_of[ch->sampler]]
+               : sampler_find_key_cursor(s, t, cursor + ch->sampler);
+        anim_sample_key(s, key, t, ch->path == VS_PATH_ROTATION,
+                        channel_target(pose, ch->node, ch->path));
+    }
+}
+
 vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
                          vs_time_mode mode, vs_error *error)
 {
@@ -385,73 +446,14 @@ vs_result vs_pose_sample(vs_pose *pose, uint32_t clip_index, float time,
     }
     const vs_clip *clip = &asset->clips[clip_index];
     uint32_t *cursor = pose->cursor + pose->cursor_base[clip_index];
-    float t = anim_clip_time(clip, time, mode);
-    const bool batch = pose->clip_batchable[clip_index];
-    /* Samplers sharing their key times: one key search and one fraction per
-     * group (the same key and u each of them would find), through the
-     * group's first sampler's cursor. */
+    const float t = anim_clip_time(clip, time, mode);
     const time_groups *tg = time_groups_for(asset, clip_index);
-    if (tg && tg->group_count == tg->sampler_count) tg = NULL; /* no gain */
-    if (tg)
-        for (uint32_t g = 0; g < tg->group_count; ++g) {
-            const uint32_t f = tg->first[g];
-            const vs_anim_sampler *s = &clip->samplers[f];
-            if (s->key_count == 0) continue;
-            const uint32_t key = sampler_find_key_cursor(s, t, cursor + f);
-            float td;
-            pose->group_key[g] = key;
-            pose->group_has_u[g] =
-                anim_key_fraction(s, key, t, &td, &pose->group_u[g]);
-        }
-    uint32_t rotations = 0;
-    for (uint32_t k = 0; k < clip->channel_count; ++k) {
-        const vs_anim_channel *ch = &clip->channels[k];
-        const vs_anim_sampler *s = &clip->samplers[ch->sampler];
-        if (s->key_count == 0) continue; /* nothing to say: keep the value */
-        uint32_t key;
-        float td, u = 0.0f;
-        bool has_u;
-        if (tg) {
-            const uint32_t g = tg->group_of[ch->sampler];
-            key = pose->group_key[g];
-            has_u = pose->group_has_u[g];
-            u = pose->group_u[g];
-        } else {
-            key = sampler_find_key_cursor(s, t, cursor + ch->sampler);
-            has_u = s->interpolation == VS_INTERP_LINEAR &&
-                    anim_key_fraction(s, key, t, &td, &u);
-        }
-        if (ch->path == VS_PATH_WEIGHTS) {
-            anim_sample_key(s, key, t, false,
-                            pose->weights + pose->weight_offset[ch->node]);
-            continue; /* weights leave the transform alone */
-        }
-        vs_trs *trs = &pose->local[ch->node];
-        /* The node's TRS now drives it; the rest matrix (and its shear) no
-         * longer applies (glTF 2.0 §3.7.2.1: animated nodes use TRS). */
-        pose->use_matrix[ch->node] = false;
-        float *out = ch->path == VS_PATH_TRANSLATION ? trs->translation
-                     : ch->path == VS_PATH_ROTATION  ? trs->rotation
-                                                     : trs->scale;
-        const bool rotation = ch->path == VS_PATH_ROTATION;
-        /* The common case inline: LINEAR between two keys. The arithmetic is
-         * anim_sample_key's, so translation and scale match it bit for bit;
-         * rotations join the batch. Everything else takes anim_sample_key. */
-        if (s->interpolation == VS_INTERP_LINEAR && has_u) {
-            const float *a = s->values + (size_t)key * s->components;
-            const float *b = a + s->components;
-            if (rotation && batch) {
-                pose->rotations[rotations++] = (rotation_item){a, b, u, out};
-                continue;
-            }
-            if (!rotation) {
-                for (int i = 0; i < 3; ++i)
-                    out[i] = a[i] + (b[i] - a[i]) * u;
-                continue;
-            }
-        }
-        anim_sample_key(s, key, t, rotation, out);
+    const clip_plan *plan = tg ? clip_plan_for(asset, clip_index) : NULL;
+    if (plan) {
+        sample_groups(pose, clip, tg, cursor, t);
+        sample_planned(pose, plan, t);
+    } else {
+        sample_in_order(pose, clip, tg, cursor, t);
     }
-    rotation_batch_run(pose->rotations, rotations);
     return VS_OK;
 }

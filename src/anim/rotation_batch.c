@@ -1,5 +1,6 @@
 #include "anim/rotation_batch.h"
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "anim/sample.h"
@@ -30,98 +31,100 @@ float rotation_poly_weight(float t, float x)
     return t * r;
 }
 
+void rotation_pair_prepare(const float *a, const float *b, rotation_pair *out)
+{
+    float na = 0.0f, nb = 0.0f;
+    for (int c = 0; c < 4; ++c) {
+        out->a[c] = a[c];
+        out->b[c] = b[c];
+        na += a[c] * a[c];
+        nb += b[c] * b[c];
+    }
+    out->x = ROTATION_PAIR_SCALAR;
+    /* False for NaN too. */
+    if (!(na > 0.0f && na < 1e30f && nb > 0.0f && nb < 1e30f)) return;
+    const float ia = 1.0f / sqrtf(na), ib = 1.0f / sqrtf(nb);
+    float d = 0.0f;
+    for (int c = 0; c < 4; ++c) {
+        out->a[c] *= ia;
+        out->b[c] *= ib;
+        d += out->a[c] * out->b[c];
+    }
+    if (d < 0.0f) {
+        for (int c = 0; c < 4; ++c)
+            out->b[c] = -out->b[c];
+        d = -d;
+    }
+    if (d >= ROTATION_POLY_MIN_COS) out->x = d < 1.0f ? d : 1.0f;
+}
+
 #if defined(__SSE2__)
-/* Both weights of four pairs, w0 at 1 - u and w1 at u, the two Horner
- * chains interleaved. Spelled out step by step: GCC -O2 neither unrolls
- * the loop nor keeps its vectors out of the stack. */
-static inline __attribute__((always_inline)) void
-weights4(__m128 u, __m128 xm1, __m128 *w0, __m128 *w1)
+/* GCC's vector operators (SSE2 instructions). */
+typedef float v4f __attribute__((vector_size(16)));
+
+/* The weight at t (per lane) of pairs whose cosines are xm1 + 1, as
+ * rotation_poly_weight. Unrolled, so that nothing goes through the stack
+ * (GCC -O2 would keep a loop). */
+static inline __attribute__((always_inline)) v4f weight4(v4f t, v4f xm1)
 {
-    const __m128 one = _mm_set1_ps(1.0f), t0 = _mm_sub_ps(one, u);
-    const __m128 s0 = _mm_mul_ps(t0, t0), s1 = _mm_mul_ps(u, u);
-    __m128 r0 = one, r1 = one;
-#define WEIGHT_STEP(i)                                                         \
-    do {                                                                       \
-        const __m128 pu = _mm_set1_ps(poly_u[i]), pv = _mm_set1_ps(poly_v[i]); \
-        r0 = _mm_add_ps(                                                       \
-            one,                                                               \
-            _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(pu, s0), pv), xm1),    \
-                       r0));                                                   \
-        r1 = _mm_add_ps(                                                       \
-            one,                                                               \
-            _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(pu, s1), pv), xm1),    \
-                       r1));                                                   \
-    } while (0)
-    WEIGHT_STEP(7);
-    WEIGHT_STEP(6);
-    WEIGHT_STEP(5);
-    WEIGHT_STEP(4);
-    WEIGHT_STEP(3);
-    WEIGHT_STEP(2);
-    WEIGHT_STEP(1);
-    WEIGHT_STEP(0);
-#undef WEIGHT_STEP
-    *w0 = _mm_mul_ps(t0, r0);
-    *w1 = _mm_mul_ps(u, r1);
+    const v4f one = {1.0f, 1.0f, 1.0f, 1.0f}, t2 = t * t;
+    v4f r = one;
+#if defined(__GNUC__) && !defined(__clang__) /* clang unrolls it anyway */
+#pragma GCC unroll 8
+#endif
+    for (int i = 7; i >= 0; --i)
+        r = one + (poly_u[i] * t2 - poly_v[i]) * xm1 * r;
+    return t * r;
 }
 
-static const float identity[4] = {0, 0, 0, 1};
+/* A lane without an item: the identity twice, which stays on the fast
+ * path and whose result is not stored. */
+static const rotation_pair identity_pair = {
+    {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, 1.0f};
 
-static inline __m128 dot4(__m128 x0, __m128 x1, __m128 x2, __m128 x3, __m128 y0,
-                          __m128 y1, __m128 y2, __m128 y3)
-{
-    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, y0), _mm_mul_ps(x1, y1)),
-                      _mm_add_ps(_mm_mul_ps(x2, y2), _mm_mul_ps(x3, y3)));
-}
-
-/* Items it[0..n), n <= 4; missing lanes slerp identity keys. */
+/* Items it[0..n), n <= 4. */
 static void run4(const rotation_item *it, uint32_t n)
 {
-    /* Lane l = item l; after the transposes xN/yN hold component N of the
+    const rotation_pair *p0 = it[0].pair;
+    const rotation_pair *p1 = n > 1 ? it[1].pair : &identity_pair;
+    const rotation_pair *p2 = n > 2 ? it[2].pair : &identity_pair;
+    const rotation_pair *p3 = n > 3 ? it[3].pair : &identity_pair;
+    const __m128 x = _mm_setr_ps(p0->x, p1->x, p2->x, p3->x);
+    /* Wide angles, zero-length or non-finite keys (x was set to
+     * ROTATION_PAIR_SCALAR): every lane of the group takes the scalar path
+     * (rare in real clips). */
+    if (_mm_movemask_ps(_mm_cmpge_ps(x, _mm_set1_ps(ROTATION_POLY_MIN_COS))) !=
+        0xF)
+        goto scalar;
+    /* Lane l = item l; after the transposes aN/bN hold component N of the
      * four a keys / b keys. */
-    __m128 x0 = _mm_loadu_ps(it[0].a), y0 = _mm_loadu_ps(it[0].b);
-    __m128 x1 = _mm_loadu_ps(n > 1 ? it[1].a : identity);
-    __m128 y1 = _mm_loadu_ps(n > 1 ? it[1].b : identity);
-    __m128 x2 = _mm_loadu_ps(n > 2 ? it[2].a : identity);
-    __m128 y2 = _mm_loadu_ps(n > 2 ? it[2].b : identity);
-    __m128 x3 = _mm_loadu_ps(n > 3 ? it[3].a : identity);
-    __m128 y3 = _mm_loadu_ps(n > 3 ? it[3].b : identity);
+    __m128 a0 = _mm_loadu_ps(p0->a), b0 = _mm_loadu_ps(p0->b);
+    __m128 a1 = _mm_loadu_ps(p1->a), b1 = _mm_loadu_ps(p1->b);
+    __m128 a2 = _mm_loadu_ps(p2->a), b2 = _mm_loadu_ps(p2->b);
+    __m128 a3 = _mm_loadu_ps(p3->a), b3 = _mm_loadu_ps(p3->b);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
     const __m128 u =
         _mm_setr_ps(it[0].u, n > 1 ? it[1].u : 0.5f, n > 2 ? it[2].u : 0.5f,
                     n > 3 ? it[3].u : 0.5f);
-    _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
-    _MM_TRANSPOSE4_PS(y0, y1, y2, y3);
-    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-    const __m128 na = dot4(x0, x1, x2, x3, x0, x1, x2, x3);
-    const __m128 nb = dot4(y0, y1, y2, y3, y0, y1, y2, y3);
-    const __m128 dot = dot4(x0, x1, x2, x3, y0, y1, y2, y3);
-    /* Wide angles, zero-length or non-finite keys: every lane of the group
-     * takes the scalar path (rare in real clips). */
-    const __m128 ok_norms =
-        _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(na, zero), _mm_cmpgt_ps(nb, zero)),
-                   _mm_and_ps(_mm_cmplt_ps(na, _mm_set1_ps(1e30f)),
-                              _mm_cmplt_ps(nb, _mm_set1_ps(1e30f))));
-    if (_mm_movemask_ps(ok_norms) != 0xF) goto scalar;
-    const __m128 ia = _mm_div_ps(one, _mm_sqrt_ps(na));
-    const __m128 ib = _mm_div_ps(one, _mm_sqrt_ps(nb));
-    __m128 d = _mm_mul_ps(_mm_mul_ps(dot, ia), ib);
-    const __m128 sign_bit = _mm_and_ps(d, _mm_set1_ps(-0.0f));
-    d = _mm_xor_ps(d, sign_bit); /* |d|; the sign goes onto b's weight */
-    if (_mm_movemask_ps(_mm_cmpge_ps(d, _mm_set1_ps(ROTATION_POLY_MIN_COS))) !=
-        0xF)
-        goto scalar;
-    d = _mm_min_ps(d, one);
-    __m128 w0, w1;
-    weights4(u, _mm_sub_ps(d, one), &w0, &w1);
-    w0 = _mm_mul_ps(w0, ia);
-    w1 = _mm_mul_ps(_mm_xor_ps(w1, sign_bit), ib);
-    __m128 q0 = _mm_add_ps(_mm_mul_ps(w0, x0), _mm_mul_ps(w1, y0));
-    __m128 q1 = _mm_add_ps(_mm_mul_ps(w0, x1), _mm_mul_ps(w1, y1));
-    __m128 q2 = _mm_add_ps(_mm_mul_ps(w0, x2), _mm_mul_ps(w1, y2));
-    __m128 q3 = _mm_add_ps(_mm_mul_ps(w0, x3), _mm_mul_ps(w1, y3));
-    /* The length is about 1: unit keys less than ~91 degrees apart. */
+    const __m128 one = _mm_set1_ps(1.0f);
+    const v4f xm1 = (v4f)_mm_sub_ps(x, one);
+    const __m128 w0 = (__m128)weight4((v4f)_mm_sub_ps(one, u), xm1);
+    const __m128 w1 = (__m128)weight4((v4f)u, xm1);
+    __m128 q0 = _mm_add_ps(_mm_mul_ps(w0, a0), _mm_mul_ps(w1, b0));
+    __m128 q1 = _mm_add_ps(_mm_mul_ps(w0, a1), _mm_mul_ps(w1, b1));
+    __m128 q2 = _mm_add_ps(_mm_mul_ps(w0, a2), _mm_mul_ps(w1, b2));
+    __m128 q3 = _mm_add_ps(_mm_mul_ps(w0, a3), _mm_mul_ps(w1, b3));
+    /* Unit keys less than ~91 degrees apart and weights within ~1e-7 of
+     * the sine ratios: |q|^2 = 1 + e with |e| of order 1e-7, where
+     * 1 / sqrt(1 + e) = 1 - e / 2 + O(e^2) is exact to float precision. A
+     * square root and a division here were the longest latency of the
+     * batch. */
+    const __m128 len2 =
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(q0, q0), _mm_mul_ps(q1, q1)),
+                   _mm_add_ps(_mm_mul_ps(q2, q2), _mm_mul_ps(q3, q3)));
     const __m128 inv =
-        _mm_div_ps(one, _mm_sqrt_ps(dot4(q0, q1, q2, q3, q0, q1, q2, q3)));
+        _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
     q0 = _mm_mul_ps(q0, inv);
     q1 = _mm_mul_ps(q1, inv);
     q2 = _mm_mul_ps(q2, inv);
@@ -134,7 +137,7 @@ static void run4(const rotation_item *it, uint32_t n)
     return;
 scalar:
     for (uint32_t l = 0; l < n; ++l)
-        anim_slerp(it[l].a, it[l].b, it[l].u, it[l].out);
+        anim_slerp(it[l].keys, it[l].keys + 4, it[l].u, it[l].out);
 }
 
 void rotation_batch_run(const rotation_item *items, uint32_t count)
@@ -146,6 +149,6 @@ void rotation_batch_run(const rotation_item *items, uint32_t count)
 void rotation_batch_run(const rotation_item *items, uint32_t count)
 {
     for (uint32_t i = 0; i < count; ++i)
-        anim_slerp(items[i].a, items[i].b, items[i].u, items[i].out);
+        anim_slerp(items[i].keys, items[i].keys + 4, items[i].u, items[i].out);
 }
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim/clip_plans.h"
 #include "core/error.h"
 #include "core/joint_bounds.h"
 #include "core/time_groups.h"
@@ -374,6 +375,7 @@ vs_result asset_finalize(vs_asset *asset, vs_error *error)
     if ((r = asset_check_skin_data(asset, error)) != VS_OK) return r;
     if ((r = finalize_clips(asset, error)) != VS_OK) return r;
     if ((r = time_groups_build(asset, error)) != VS_OK) return r;
+    clip_plans_build(asset);
     if ((r = collect_instances(asset, error)) != VS_OK) return r;
     return joint_bounds_build(asset, error);
 }

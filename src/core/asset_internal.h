@@ -10,6 +10,7 @@
 
 struct prim_bounds;
 struct time_groups;
+struct clip_plan;
 
 typedef struct asset_internal {
     arena arena;
@@ -22,6 +23,10 @@ typedef struct asset_internal {
      * built by asset_finalize for time_group_clips clips. */
     struct time_groups *time_groups;
     uint32_t time_group_clips;
+    /* Per clip, its sampling plan (anim/clip_plans.h), built by
+     * asset_finalize for clip_plan_count clips. */
+    struct clip_plan *clip_plans;
+    uint32_t clip_plan_count;
 } asset_internal;
 
 /* Limits with every zero field replaced by its default. */

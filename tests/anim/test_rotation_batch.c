@@ -6,7 +6,9 @@
  * (searched once per group) included. */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "anim/clip_plans.h"
 #include "anim/rotation_batch.h"
 #include "anim/sample.h"
 #include "asset_fixture.h"
@@ -76,7 +78,8 @@ static void batch_matches_scalar_slerp(void)
 {
     static float keys[ITEMS][2][4], got[ITEMS][4], want[ITEMS][4];
     rotation_item items[ITEMS];
-    double worst = 0.0;
+    rotation_pair pairs[ITEMS];
+    double worst = 0.0, worst_len = 0.0;
     int groups_with_special = 0;
     for (int round = 0; round < 4000; ++round) {
         uint32_t count = 1 + (uint32_t)round % ITEMS;
@@ -93,18 +96,29 @@ static void batch_matches_scalar_slerp(void)
                 near_quat(a, 1.2f, kind % 2 == 0, 1.0f + 0.05f * rnd(), b);
             }
             groups_with_special += kind <= 3;
-            items[i] = (rotation_item){a, b, 0.5f + 0.5f * rnd(), got[i]};
+            rotation_pair_prepare(a, b, &pairs[i]);
+            /* a and b are adjacent: keys[i] holds key k, then key k + 1. */
+            items[i] =
+                (rotation_item){&pairs[i], a, 0.5f + 0.5f * rnd(), got[i]};
             anim_slerp(a, b, items[i].u, want[i]);
         }
         rotation_batch_run(items, count);
-        for (uint32_t i = 0; i < count; ++i)
+        for (uint32_t i = 0; i < count; ++i) {
+            double len2 = 0.0;
             for (int c = 0; c < 4; ++c) {
                 double e = fabs((double)got[i][c] - want[i][c]);
                 if (!(e <= worst)) worst = e;
+                len2 += (double)got[i][c] * got[i][c];
             }
+            /* Normalized as anim_slerp normalizes (to float precision). */
+            if (!(fabs(sqrt(len2) - 1.0) <= worst_len)) {
+                worst_len = fabs(sqrt(len2) - 1.0);
+            }
+        }
     }
     CHECK(groups_with_special > 100); /* the fallback was exercised */
     CHECK_MSG(worst <= 2e-6, "batched slerp off by %.3g", worst);
+    CHECK_MSG(worst_len <= 3e-7, "batched slerp length off by %.3g", worst_len);
 }
 
 /* Samples clip c at t with pose, applies the clip channel by channel with
@@ -241,6 +255,73 @@ static void pose_sampling_matches_scalar_sampler(void)
     }
 }
 
+/* Every clip of a well-formed asset gets a plan (anim/clip_plans.h) that
+ * sorts its channels by kind; a clip that drives one node and path twice
+ * does not, and neither does a clip edited after loading. */
+static void clips_are_planned_unless_a_target_repeats(void)
+{
+    vs_asset *a = fx_asset(3);
+    const float *times = fx_floats(a, 2, 0.0, 1.0);
+    const float *moves = fx_floats(a, 6, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0);
+    const float *turns =
+        fx_floats(a, 8, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.3826834, 0.9238795);
+    /* The last channel drives node 0's scale again, but has no keys:
+     * sampling leaves it alone, so it neither counts nor blocks the plan. */
+    vs_anim_sampler s[5] = {{VS_INTERP_LINEAR, 2, times, 3, moves},
+                            {VS_INTERP_LINEAR, 2, times, 4, turns},
+                            {VS_INTERP_STEP, 2, times, 3, moves},
+                            {VS_INTERP_LINEAR, 2, times, 3, moves},
+                            {VS_INTERP_LINEAR, 0, times, 3, moves}};
+    uint32_t nodes[5] = {0, 1, 2, 1, 0};
+    vs_anim_path paths[5] = {VS_PATH_SCALE, VS_PATH_ROTATION,
+                             VS_PATH_TRANSLATION, VS_PATH_TRANSLATION,
+                             VS_PATH_SCALE};
+    fx_clip(a, 5, nodes, paths, s);
+    fx_finalize(a);
+    const clip_plan *plan = clip_plan_for(a, 0);
+    CHECK(plan != NULL);
+    if (plan) {
+        CHECK(plan->lerp_count == 2 && plan->slerp_count == 1 &&
+              plan->generic_count == 1);
+        CHECK(plan->ops[0].node == 0 && plan->ops[0].path == VS_PATH_SCALE);
+        CHECK(plan->ops[1].node == 1 &&
+              plan->ops[1].path == VS_PATH_TRANSLATION);
+        CHECK(plan->ops[2].node == 1 && plan->ops[2].pairs != NULL);
+        CHECK(plan->ops[3].node == 2 &&
+              plan->ops[3].sampler->interpolation == VS_INTERP_STEP);
+    }
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
+    double worst = 0.0;
+    for (int i = -2; i <= 12; ++i)
+        worst = fmax(worst, sampled_vs_scalar(pose, a, 0, i * 0.1f));
+    CHECK_MSG(worst <= 2e-6, "planned sampling off by %.3g", worst);
+    vs_pose_free(pose);
+    /* A clip pointed at other samplers is not the one its plan was made
+     * for. */
+    vs_clip *clip = (vs_clip *)&a->clips[0];
+    const vs_anim_sampler *kept = clip->samplers;
+    vs_anim_sampler copy[5];
+    memcpy(copy, kept, sizeof copy);
+    clip->samplers = copy;
+    CHECK(clip_plan_for(a, 0) == NULL);
+    clip->samplers = kept;
+    vs_asset_free(a);
+
+    /* Node 0's scale twice, both with keys: no plan. */
+    vs_asset *b = fx_asset(1);
+    times = fx_floats(b, 2, 0.0, 1.0);
+    moves = fx_floats(b, 6, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0);
+    vs_anim_sampler twice[2] = {{VS_INTERP_LINEAR, 2, times, 3, moves},
+                                {VS_INTERP_STEP, 2, times, 3, moves}};
+    uint32_t zero[2] = {0, 0};
+    vs_anim_path scales[2] = {VS_PATH_SCALE, VS_PATH_SCALE};
+    fx_clip(b, 2, zero, scales, twice);
+    fx_finalize(b);
+    CHECK(clip_plan_for(b, 0) == NULL);
+    vs_asset_free(b);
+}
+
 /* A broken clip that rotates one node twice: the later channel wins, as in
  * the plain path, even though the first one is LINEAR (batchable). */
 static void later_rotation_channel_still_wins(void)
@@ -274,6 +355,7 @@ int main(void)
     RUN(batch_matches_scalar_slerp);
     RUN(pose_sampling_matches_scalar_sampler);
     RUN(shared_key_times_are_searched_once);
+    RUN(clips_are_planned_unless_a_target_repeats);
     RUN(later_rotation_channel_still_wins);
     return test_summary();
 }
