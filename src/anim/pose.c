@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "anim/clip_plans.h"
+#include "anim/local_batch.h"
 #include "anim/pose_internal.h"
 #include "anim/rotation_batch.h"
 #include "anim/sample.h"
@@ -22,6 +23,7 @@ struct vs_pose {
      * vs_pose_set_local) writes the node's TRS. */
     bool *use_matrix;
     float *world;            /* 16 per node */
+    float *local_batch;      /* TRS local matrices (anim/local_batch.h) */
     float *weights;          /* morph weights of all nodes, back to back */
     uint32_t *weight_offset; /* per node, into weights */
     uint32_t *weight_count;  /* per node: its mesh's morph target count */
@@ -80,10 +82,12 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
     pose->local = calloc(slots, sizeof *pose->local);
     pose->use_matrix = calloc(slots, sizeof *pose->use_matrix);
     pose->world = calloc(slots, 16 * sizeof *pose->world);
+    pose->local_batch =
+        calloc(local_batch_floats(n ? n : 1), sizeof *pose->local_batch);
     pose->weight_offset = calloc(slots, sizeof *pose->weight_offset);
     pose->weight_count = calloc(slots, sizeof *pose->weight_count);
     if (!pose->local || !pose->use_matrix || !pose->world ||
-        !pose->weight_offset || !pose->weight_count)
+        !pose->local_batch || !pose->weight_offset || !pose->weight_count)
         goto oom;
     uint64_t total = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -147,6 +151,7 @@ void vs_pose_free(vs_pose *pose)
     free(pose->local);
     free(pose->use_matrix);
     free(pose->world);
+    free(pose->local_batch);
     free(pose->weights);
     free(pose->weight_offset);
     free(pose->weight_count);
@@ -210,6 +215,9 @@ void vs_pose_update_world(vs_pose *pose)
 {
     if (!pose) return;
     const vs_asset *asset = pose->asset;
+    /* Every TRS local matrix first, four nodes at a time (nodes that use
+     * their rest matrix are converted too, and ignored). */
+    local_batch_run(pose->local, asset->node_count, pose->local_batch);
     /* node_order lists parents before children, so one pass suffices. The
      * affine-only product needs only the local (right) factor affine, the
      * parent's world may be anything: TRS locals always take it, a
@@ -221,15 +229,7 @@ void vs_pose_update_world(vs_pose *pose)
         const float *pw =
             parent >= 0 ? pose->world + 16 * (size_t)parent : NULL;
         if (!pose->use_matrix[i]) {
-            if (!pw) {
-                affine_from_trs(&pose->local[i], world);
-            } else {
-                /* The local matrix stays in registers (no store and reload
-                 * between the two steps). */
-                float local[16];
-                affine_from_trs(&pose->local[i], local);
-                affine_mul(pw, local, world);
-            }
+            local_batch_world(pw, pose->local_batch, i, world);
             continue;
         }
         xform_copy(asset->nodes[i].matrix, world);

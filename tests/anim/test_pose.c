@@ -3,6 +3,8 @@
 #include "test.h"
 
 #include "anim/asset_fixture.h"
+#include "core/affine.h"
+#include "core/xform.h"
 #include "vskin/vskin.h"
 
 static vs_pose *make_pose(const vs_asset *a)
@@ -80,6 +82,104 @@ static void world_matrices_of_chain(void)
     CHECK(vs_pose_asset(pose) == a);
     vs_pose_free(pose);
     vs_asset_free(a);
+}
+
+static uint32_t rng = 2463534242u;
+static uint32_t rnd_bits(void) /* xorshift32 */
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+static float rnd(void) /* uniform in [-1, 1) */
+{
+    return (float)(rnd_bits() >> 8) / 8388608.0f - 1.0f;
+}
+
+/* The world matrix of node i as the plain definition gives it: the local
+ * matrix (affine_from_trs, or the rest matrix) times the parent's world,
+ * by affine_mul where the local matrix is affine. */
+static void plain_world(const vs_asset *a, uint32_t i, float out[16])
+{
+    const vs_node *n = &a->nodes[i];
+    float local[16];
+    if (n->has_matrix)
+        memcpy(local, n->matrix, sizeof local);
+    else
+        affine_from_trs(&n->rest_trs, local);
+    if (n->parent < 0) {
+        memcpy(out, local, sizeof local);
+        return;
+    }
+    float pw[16];
+    plain_world(a, (uint32_t)n->parent, pw);
+    if (affine_is_affine(local))
+        affine_mul(pw, local, out);
+    else
+        xform_mul(pw, local, out);
+}
+
+/* The world pass converts the TRS locals four nodes at a time
+ * (anim/local_batch.h) and multiplies them in node_order: on random trees
+ * of 1 to 13 nodes (child-first numbering, so index order is not node
+ * order), random TRS (non-unit, zero and negative-scale ones among them) and
+ * a few rest-matrix nodes, every world matrix is bit for bit the node by
+ * node product. */
+static void world_pass_matches_node_by_node_products(void)
+{
+    int mismatches = 0, trees = 0;
+    for (uint32_t count = 1; count <= 13; ++count) {
+        for (int round = 0; round < 20; ++round, ++trees) {
+            vs_asset *a = fx_asset(count);
+            /* parent[i] > i: node count - 1 is the root of the tree. */
+            uint32_t *kids = asset_calloc(a, count, sizeof *kids, NULL, "k");
+            uint32_t *first =
+                asset_calloc(a, count + 1, sizeof *first, NULL, "k");
+            int32_t parent[13];
+            for (uint32_t i = 0; i < count; ++i) {
+                uint32_t span = count - 1 - i;
+                parent[i] = span ? (int32_t)(i + 1 + rnd_bits() % span) : -1;
+            }
+            uint32_t used = 0;
+            for (uint32_t p = 0; p < count; ++p) {
+                first[p] = used;
+                for (uint32_t i = 0; i < count; ++i)
+                    if (parent[i] == (int32_t)p) kids[used++] = i;
+                fx_node(a, p)->children = kids + first[p];
+                fx_node(a, p)->child_count = used - first[p];
+            }
+            for (uint32_t i = 0; i < count; ++i) {
+                vs_node *n = fx_node(a, i);
+                for (int k = 0; k < 3; ++k) {
+                    n->rest_trs.translation[k] = 5.0f * rnd();
+                    n->rest_trs.scale[k] = 2.0f * rnd();
+                }
+                for (int k = 0; k < 4; ++k)
+                    n->rest_trs.rotation[k] = rnd();
+                if ((i + (uint32_t)round) % 7 == 3)
+                    memset(n->rest_trs.rotation, 0, sizeof(float[4]));
+                if ((i + (uint32_t)round) % 5 == 4) {
+                    n->has_matrix = true;
+                    affine_from_trs(&n->rest_trs, n->matrix);
+                    n->matrix[4] += 0.5f; /* shear */
+                }
+            }
+            fx_finalize(a);
+            vs_pose *pose = make_pose(a);
+            vs_pose_update_world(pose);
+            for (uint32_t i = 0; i < count; ++i) {
+                float want[16];
+                plain_world(a, i, want);
+                if (memcmp(want, vs_pose_world(pose, i), sizeof want) != 0)
+                    ++mismatches;
+            }
+            vs_pose_free(pose);
+            vs_asset_free(a);
+        }
+    }
+    CHECK(trees == 260);
+    CHECK_MSG(mismatches == 0, "%d world matrices differ", mismatches);
 }
 
 /* One translation channel on node 0 with keys at t = 2 and 4 (the clip does
@@ -284,6 +384,7 @@ static void matrix_node_keeps_shear_until_animated(void)
 int main(void)
 {
     RUN(world_matrices_of_chain);
+    RUN(world_pass_matches_node_by_node_products);
     RUN(sample_clamps_and_loops);
     RUN(sample_rejects_bad_arguments);
     RUN(morph_weights_default_animate_and_reset);
