@@ -1,7 +1,9 @@
 /* Sampling plans of the clips (anim/clip_plans.h). */
 #include "anim/clip_plans.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/asset_internal.h"
 #include "core/time_groups.h"
@@ -40,6 +42,67 @@ static bool plannable(const vs_asset *asset, const vs_clip *clip,
     return true;
 }
 
+static uint32_t trs_field(vs_anim_path path)
+{
+    return path == VS_PATH_TRANSLATION ? offsetof(vs_trs, translation)
+           : path == VS_PATH_ROTATION  ? offsetof(vs_trs, rotation)
+                                       : offsetof(vs_trs, scale);
+}
+
+/* The lerp ops of each time group next to each other, with their keys
+ * copied side by side (plan_lerps). */
+static bool plan_lerp_groups(vs_asset *asset, const time_groups *tg,
+                             plan_op *ops, uint32_t count, clip_plan *out)
+{
+    uint32_t *per_group =
+        calloc(tg->group_count ? tg->group_count : 1, sizeof *per_group);
+    plan_op *sorted = malloc((count ? count : 1) * sizeof *sorted);
+    bool ok = per_group && sorted;
+    uint32_t groups = 0;
+    for (uint32_t i = 0; ok && i < count; ++i)
+        groups += per_group[ops[i].group]++ == 0;
+    plan_lerps *lerps = ok ? asset_calloc(asset, groups ? groups : 1,
+                                          sizeof *lerps, NULL, "plans")
+                           : NULL;
+    ok = ok && lerps;
+    /* Groups in order of their first lerp; each group's ops in op order. */
+    uint32_t placed = 0, made = 0;
+    for (uint32_t i = 0; ok && i < count; ++i) {
+        const uint32_t g = ops[i].group;
+        if (per_group[g] == 0) continue; /* group already placed */
+        plan_lerps *l = &lerps[made++];
+        l->group = g;
+        l->first = placed;
+        l->count = per_group[g];
+        l->stride = 3 * l->count;
+        per_group[g] = 0;
+        for (uint32_t j = i; j < count; ++j)
+            if (ops[j].group == g) sorted[placed++] = ops[j];
+        const uint32_t keys = sorted[l->first].sampler->key_count;
+        float *v = asset_calloc(asset, (size_t)keys * l->stride + 1, sizeof *v,
+                                NULL, "plans");
+        if (!v) {
+            ok = false;
+            break;
+        }
+        for (uint32_t k = 0; k < keys; ++k)
+            for (uint32_t c = 0; c < l->count; ++c)
+                for (uint32_t e = 0; e < 3; ++e)
+                    v[(size_t)k * l->stride + 3 * c + e] =
+                        sorted[l->first + c].sampler->values[3 * (size_t)k + e];
+        l->values = v;
+    }
+    if (ok) {
+        for (uint32_t i = 0; i < count; ++i)
+            ops[i] = sorted[i];
+        out->lerp_groups = lerps;
+        out->lerp_group_count = groups;
+    }
+    free(per_group);
+    free(sorted);
+    return ok;
+}
+
 static bool plan_clip(vs_asset *asset, const vs_clip *clip,
                       const time_groups *tg, clip_plan *out)
 {
@@ -60,7 +123,8 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
         if (!s->key_count) continue;
         const plan_kind kind = kind_of(ch, s);
         plan_op *op = &ops[next[kind]++];
-        *op = (plan_op){s, NULL, tg->group_of[ch->sampler], ch->node, ch->path};
+        *op = (plan_op){s,        NULL,     tg->group_of[ch->sampler],
+                        ch->node, ch->path, trs_field(ch->path)};
         if (kind != PLAN_SLERP || s->key_count < 2) continue;
         rotation_pair *pairs =
             asset_calloc(asset, s->key_count - 1, sizeof *pairs, NULL, "plans");
@@ -77,8 +141,10 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
                        ops,
                        count[0],
                        count[1],
-                       count[2]};
-    return true;
+                       count[2],
+                       NULL,
+                       0};
+    return plan_lerp_groups(asset, tg, ops, count[0], out);
 }
 
 void clip_plans_build(vs_asset *asset)

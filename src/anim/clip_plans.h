@@ -28,16 +28,34 @@ typedef struct plan_op {
     uint32_t group; /* the sampler's time group */
     uint32_t node;
     vs_anim_path path;
+    /* Where a TRS channel writes: offsetof its field in vs_trs. */
+    uint32_t field;
 } plan_op;
+
+/* The LINEAR translations and scales of one time group, with their keys
+ * side by side: ops[first + i]'s key k at values[k * stride + 3 * i],
+ * stride = 3 * count, so that one key search gives every lerp of the group
+ * its two keys a stride apart. One float of padding at the end lets each
+ * lerp load its three floats as four. */
+typedef struct plan_lerps {
+    uint32_t group;
+    uint32_t first, count;
+    uint32_t stride;
+    const float *values; /* key_count * stride + 1 floats */
+} plan_lerps;
 
 typedef struct clip_plan {
     /* The clip these were built for (as time_groups keeps them). */
     const vs_anim_channel *channels;
     const vs_anim_sampler *samplers;
     uint32_t channel_count, sampler_count;
-    /* Channels with keys only: lerps, then slerps, then generic ones. */
+    /* Channels with keys only: lerps (by time group), then slerps, then
+     * generic ones. */
     const plan_op *ops;
     uint32_t lerp_count, slerp_count, generic_count;
+    /* The lerps per time group that has any, in op order. */
+    const plan_lerps *lerp_groups;
+    uint32_t lerp_group_count;
 } clip_plan;
 
 /* Plans every clip that can have one. Called by asset_finalize after the

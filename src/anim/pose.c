@@ -15,6 +15,10 @@
 #include "core/time_groups.h"
 #include "core/xform.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 struct vs_pose {
     const vs_asset *asset;
     vs_trs *local; /* per node */
@@ -367,26 +371,50 @@ static void sample_groups(vs_pose *pose, const vs_clip *clip,
     }
 }
 
+/* out = a + (b - a) u for three floats: anim_sample_key's arithmetic, one
+ * SSE lane per float (a and b may be read a float past their three). */
+static inline void lerp3(const float *a, const float *b, float u, float *out)
+{
+#if defined(__SSE2__)
+    const __m128 va = _mm_loadu_ps(a), vb = _mm_loadu_ps(b);
+    const __m128 r =
+        _mm_add_ps(va, _mm_mul_ps(_mm_sub_ps(vb, va), _mm_set1_ps(u)));
+    _mm_storel_pi((__m64 *)out, r);
+    _mm_store_ss(out + 2, _mm_movehl_ps(r, r));
+#else
+    out[0] = a[0] + (b[0] - a[0]) * u;
+    out[1] = a[1] + (b[1] - a[1]) * u;
+    out[2] = a[2] + (b[2] - a[2]) * u;
+#endif
+}
+
 /* The clip's plan (anim/clip_plans.h) after sample_groups: LINEAR
  * translations and scales inline (anim_sample_key's arithmetic, so bit for
  * bit the same), LINEAR rotations into one slerp batch, the rest and every
  * sample that is a key's own value through anim_sample_key. */
 static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
 {
-    const plan_op *op = plan->ops;
-    for (const plan_op *end = op + plan->lerp_count; op < end; ++op) {
-        const uint32_t g = op->group, key = pose->group_key[g];
-        float *out = channel_target(pose, op->node, op->path);
-        if (!pose->group_has_u[g]) {
-            anim_sample_key(op->sampler, key, t, false, out);
+    for (uint32_t l = 0; l < plan->lerp_group_count; ++l) {
+        const plan_lerps *lg = &plan->lerp_groups[l];
+        const plan_op *op = plan->ops + lg->first;
+        const uint32_t key = pose->group_key[lg->group];
+        if (!pose->group_has_u[lg->group]) {
+            for (uint32_t i = 0; i < lg->count; ++i, ++op)
+                anim_sample_key(op->sampler, key, t, false,
+                                channel_target(pose, op->node, op->path));
             continue;
         }
-        const float u = pose->group_u[g];
-        const float *a = op->sampler->values + 3 * (size_t)key, *b = a + 3;
-        out[0] = a[0] + (b[0] - a[0]) * u;
-        out[1] = a[1] + (b[1] - a[1]) * u;
-        out[2] = a[2] + (b[2] - a[2]) * u;
+        /* Keys k and k + 1 of every lerp of the group, a stride apart. */
+        const float *a = lg->values + (size_t)key * lg->stride;
+        const float *b = a + lg->stride;
+        const float u = pose->group_u[lg->group];
+        for (uint32_t i = 0; i < lg->count; ++i, ++op, a += 3, b += 3) {
+            pose->use_matrix[op->node] = false; /* as channel_target */
+            lerp3(a, b, u,
+                  (float *)((char *)&pose->local[op->node] + op->field));
+        }
     }
+    const plan_op *op = plan->ops + plan->lerp_count;
     uint32_t batched = 0;
     for (const plan_op *end = op + plan->slerp_count; op < end; ++op) {
         const uint32_t g = op->group, key = pose->group_key[g];

@@ -214,6 +214,10 @@ static void shared_key_times_are_searched_once(void)
         CHECK(g->group_of[2] == g->group_of[4]);
         CHECK(g->group_of[0] != g->group_of[2]);
     }
+    /* The translation on the shared times and the scale on the others:
+     * two groups of lerps (the STEP translation is not one). */
+    const clip_plan *plan = clip_plan_for(a, 0);
+    CHECK(plan != NULL && plan->lerp_group_count == 2);
     vs_pose *pose = NULL;
     CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
     double worst = 0.0;
@@ -289,6 +293,15 @@ static void clips_are_planned_unless_a_target_repeats(void)
         CHECK(plan->ops[2].node == 1 && plan->ops[2].pairs != NULL);
         CHECK(plan->ops[3].node == 2 &&
               plan->ops[3].sampler->interpolation == VS_INTERP_STEP);
+        /* Both lerps share one time group: their keys side by side. */
+        CHECK(plan->lerp_group_count == 1);
+        const plan_lerps *lg = plan->lerp_groups;
+        CHECK(lg->first == 0 && lg->count == 2 && lg->stride == 6);
+        for (uint32_t k = 0; k < 2; ++k)
+            for (uint32_t i = 0; i < 2; ++i)
+                for (uint32_t e = 0; e < 3; ++e)
+                    CHECK(lg->values[k * 6 + 3 * i + e] ==
+                          plan->ops[i].sampler->values[3 * k + e]);
     }
     vs_pose *pose = NULL;
     CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
