@@ -7,6 +7,7 @@
 #include "anim/clip_plans.h"
 #include "core/error.h"
 #include "core/joint_bounds.h"
+#include "core/skin_facts.h"
 #include "core/time_groups.h"
 #include "core/xform.h"
 
@@ -376,6 +377,7 @@ vs_result asset_finalize(vs_asset *asset, vs_error *error)
     if ((r = finalize_clips(asset, error)) != VS_OK) return r;
     if ((r = time_groups_build(asset, error)) != VS_OK) return r;
     clip_plans_build(asset);
+    skin_facts_build(asset);
     if ((r = collect_instances(asset, error)) != VS_OK) return r;
     return joint_bounds_build(asset, error);
 }

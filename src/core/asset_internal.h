@@ -11,6 +11,7 @@
 struct prim_bounds;
 struct time_groups;
 struct clip_plan;
+struct skin_facts;
 
 typedef struct asset_internal {
     arena arena;
@@ -27,6 +28,11 @@ typedef struct asset_internal {
      * asset_finalize for clip_plan_count clips. */
     struct clip_plan *clip_plans;
     uint32_t clip_plan_count;
+    /* Per skin of skin_facts_skins (core/skin_facts.h), built by
+     * asset_finalize. */
+    struct skin_facts *skin_facts;
+    const vs_skin *skin_facts_skins;
+    uint32_t skin_fact_count;
 } asset_internal;
 
 /* Limits with every zero field replaced by its default. */

@@ -6,6 +6,7 @@
 #include "anim/pose_internal.h"
 #include "core/affine.h"
 #include "core/error.h"
+#include "core/skin_facts.h"
 #include "core/xform.h"
 
 #if defined(__SSE2__)
@@ -63,16 +64,16 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
                          "%s: nodes[%d]: world matrix is singular, cannot "
                          "skin skins[%u] relative to it",
                          asset->source_name, relative_to, skin);
-    /* glTF 2.0 has no bind shape matrix (identity): skip the product. */
-    bool bsm = !xform_is_identity(sk->bind_shape_matrix, 0.0f);
-    /* mul's affine-only product needs only its right factor affine (G's
+    /* glTF 2.0 has no bind shape matrix (identity): skip the product.
+     * mul's affine-only product needs only its right factor affine (G's
      * own last row, projective or not, goes through), so the IBMs are
-     * tested once per call rather than G and IBM per joint. */
+     * tested per skin rather than G and IBM per joint: once at load, or
+     * now for a skin array the asset did not load. */
+    const skin_facts *kept = skin_facts_for(asset, skin);
+    const skin_facts facts = kept ? *kept : skin_facts_of(sk);
+    const bool bsm = !facts.bsm_identity, ibms_affine = facts.ibms_affine;
     const float *worlds = pose_worlds(pose);
     const float *ibms = sk->inverse_bind_matrices;
-    bool ibms_affine = true;
-    for (uint32_t j = 0; ibms && j < sk->joint_count; ++j)
-        ibms_affine &= affine_is_affine(ibms + 16 * (size_t)j);
     float packed[16];
     for (uint32_t j = 0; j < sk->joint_count; ++j) {
         float *m = pack_3x4 ? packed : out + 16 * (size_t)j;

@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include "anim/asset_fixture.h"
+#include "core/skin_facts.h"
 #include "vskin/vskin.h"
 
 /* node 0 (mesh node) T(0,0,5) -> node 1 T(1,0,0) -> node 2 T(0,1,0).
@@ -10,7 +11,7 @@
  * skins[0]: joints (1, 2), IBMs the inverse rest worlds T(-1,0,-5) and
  *           T(-1,-1,-5), so every joint matrix is I at rest.
  * skins[1]: joint (2), no IBMs, bind shape matrix S(2). */
-static vs_asset *skeleton_asset(void)
+static vs_asset *unfinished_skeleton_asset(void)
 {
     vs_asset *a = fx_asset(3);
     fx_child(a, 0, 1);
@@ -43,6 +44,12 @@ static vs_asset *skeleton_asset(void)
     skins[1].bind_shape_matrix[10] = 2;
     a->skins = skins;
     a->skin_count = 2;
+    return a;
+}
+
+static vs_asset *skeleton_asset(void)
+{
+    vs_asset *a = unfinished_skeleton_asset();
     fx_finalize(a);
     return a;
 }
@@ -112,37 +119,64 @@ static void posed_joint_moves_points_world_and_relative(void)
  * joint matrices are still G * IBM, last row included (the per-call
  * shortcut for affine IBMs keeps G's last row); and with a projective IBM
  * too. */
-static void projective_parent_takes_the_general_product(void)
+/* J of every joint of skins[0] against xform_mul(G, IBM). */
+static void check_general_products(const vs_pose *pose, const char *what)
 {
-    vs_asset *a = skeleton_asset();
-    vs_node *root = (vs_node *)&a->nodes[0];
-    xform_identity(root->matrix);
-    root->matrix[3] = 0.25f; /* last row (0.25 0 0.5 1) */
-    root->matrix[11] = 0.5f;
-    root->has_matrix = true;
-    vs_pose *pose = NULL;
-    vs_error err;
-    CHECK(vs_pose_create(a, &pose, &err) == VS_OK);
+    const vs_asset *a = vs_pose_asset(pose);
     float j[32], want[16];
+    vs_error err;
     CHECK(vs_pose_joint_matrices(pose, 0, -1, j, &err) == VS_OK);
     for (int k = 0; k < 2; ++k) {
         xform_mul(vs_pose_world(pose, a->skins[0].joints[k]),
                   a->skins[0].inverse_bind_matrices + 16 * k, want);
-        check_matrix_near(j + 16 * k, want, 1e-6, "projective J");
+        check_matrix_near(j + 16 * k, want, 1e-6, what);
     }
     CHECK(j[3] != 0.0f || j[11] != 0.0f); /* the last row came through */
-    /* A projective IBM (loaders refuse them for glTF; a hand-built asset
-     * may hold one): the whole call takes the general product. */
-    float *ibm = (float *)a->skins[0].inverse_bind_matrices;
-    ibm[16 + 7] = 0.125f;
-    CHECK(vs_pose_joint_matrices(pose, 0, -1, j, &err) == VS_OK);
-    for (int k = 0; k < 2; ++k) {
-        xform_mul(vs_pose_world(pose, a->skins[0].joints[k]),
-                  a->skins[0].inverse_bind_matrices + 16 * k, want);
-        check_matrix_near(j + 16 * k, want, 1e-6, "projective IBM");
+}
+
+/* A root whose rest matrix is projective (COLLADA may hold one): its last
+ * row goes through the affine-only product, whose right factor (the IBM)
+ * is affine. With a projective IBM as well (loaders refuse them for glTF; a
+ * hand-built asset may hold one), the whole call takes the general
+ * product: the skin's facts, kept at load (core/skin_facts.h), say so. */
+static void projective_parent_takes_the_general_product(void)
+{
+    for (int projective_ibm = 0; projective_ibm < 2; ++projective_ibm) {
+        vs_asset *a = unfinished_skeleton_asset();
+        vs_node *root = (vs_node *)&a->nodes[0];
+        xform_identity(root->matrix);
+        root->matrix[3] = 0.25f; /* last row (0.25 0 0.5 1) */
+        root->matrix[11] = 0.5f;
+        root->has_matrix = true;
+        if (projective_ibm)
+            ((float *)a->skins[0].inverse_bind_matrices)[16 + 7] = 0.125f;
+        fx_finalize(a);
+        const skin_facts *f0 = skin_facts_for(a, 0), *f1 = skin_facts_for(a, 1);
+        CHECK(f0 && f0->ibms_affine == !projective_ibm && f0->bsm_identity);
+        CHECK(f1 && f1->ibms_affine && !f1->bsm_identity);
+        vs_pose *pose = NULL;
+        CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
+        check_general_products(pose, projective_ibm ? "projective IBM"
+                                                    : "projective parent");
+        vs_pose_free(pose);
+        if (!projective_ibm) {
+            /* A caller's edited copy of the model, its skins replaced by
+             * copies with a projective IBM: the kept facts are not theirs,
+             * so the call tests the IBMs itself. */
+            vs_asset copy = *a;
+            vs_skin skins[2] = {a->skins[0], a->skins[1]};
+            float ibm[32];
+            memcpy(ibm, a->skins[0].inverse_bind_matrices, sizeof ibm);
+            ibm[16 + 7] = 0.125f;
+            skins[0].inverse_bind_matrices = ibm;
+            copy.skins = skins;
+            CHECK(skin_facts_for(&copy, 0) == NULL);
+            CHECK(vs_pose_create(&copy, &pose, NULL) == VS_OK);
+            check_general_products(pose, "edited copy");
+            vs_pose_free(pose);
+        }
+        vs_asset_free(a);
     }
-    vs_pose_free(pose);
-    vs_asset_free(a);
 }
 
 static void rejects_invalid_skin_and_node(void)

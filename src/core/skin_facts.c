@@ -1,0 +1,38 @@
+/* Per-skin facts for the joint matrices (core/skin_facts.h). */
+#include "core/skin_facts.h"
+
+#include "core/affine.h"
+#include "core/asset_internal.h"
+#include "core/xform.h"
+
+skin_facts skin_facts_of(const vs_skin *skin)
+{
+    skin_facts f = {true, xform_is_identity(skin->bind_shape_matrix, 0.0f)};
+    const float *ibms = skin->inverse_bind_matrices;
+    for (uint32_t j = 0; ibms && j < skin->joint_count; ++j)
+        f.ibms_affine &= affine_is_affine(ibms + 16 * (size_t)j);
+    return f;
+}
+
+void skin_facts_build(vs_asset *asset)
+{
+    asset_internal *in = asset->internal_;
+    if (asset->skin_count == 0) return;
+    skin_facts *facts = asset_calloc(asset, asset->skin_count, sizeof *facts,
+                                     NULL, "skin facts");
+    if (!facts) return;
+    for (uint32_t s = 0; s < asset->skin_count; ++s)
+        facts[s] = skin_facts_of(&asset->skins[s]);
+    in->skin_facts = facts;
+    in->skin_facts_skins = asset->skins;
+    in->skin_fact_count = asset->skin_count;
+}
+
+const skin_facts *skin_facts_for(const vs_asset *asset, uint32_t s)
+{
+    const asset_internal *in = asset->internal_;
+    if (!in || !in->skin_facts || in->skin_facts_skins != asset->skins ||
+        s >= in->skin_fact_count || s >= asset->skin_count)
+        return NULL;
+    return &in->skin_facts[s];
+}

@@ -1,0 +1,30 @@
+/* What vs_pose_joint_matrices would otherwise test on every call, worked
+ * out once per skin at the end of loading: whether every inverse bind
+ * matrix is affine (then the affine-only product is exact for all joints)
+ * and whether the bind shape matrix is the identity (then its product is
+ * skipped). On CesiumMan the two tests had been 30 % of the call. */
+#ifndef VS_CORE_SKIN_FACTS_H
+#define VS_CORE_SKIN_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vskin/vskin.h"
+
+typedef struct skin_facts {
+    bool ibms_affine;  /* every IBM's last row is 0 0 0 1 (or none) */
+    bool bsm_identity; /* the bind shape matrix is exactly the identity */
+} skin_facts;
+
+/* The facts of one skin, computed now. */
+skin_facts skin_facts_of(const vs_skin *skin);
+
+/* Facts for every skin, kept with the asset. Called by asset_finalize; an
+ * optimisation, so running out of memory just leaves the asset without. */
+void skin_facts_build(vs_asset *asset);
+
+/* The kept facts of skin s, or NULL (none kept, or the asset's skin array
+ * is not the one they were built for: a caller's edited copy). */
+const skin_facts *skin_facts_for(const vs_asset *asset, uint32_t s);
+
+#endif
