@@ -49,10 +49,12 @@ static uint32_t trs_field(vs_anim_path path)
                                        : offsetof(vs_trs, scale);
 }
 
-/* The lerp ops of each time group next to each other, with their keys
- * copied side by side (plan_lerps). */
-static bool plan_lerp_groups(vs_asset *asset, const time_groups *tg,
-                             plan_op *ops, uint32_t count, clip_plan *out)
+/* Sorts ops[0..count) (one kind, starting at plan index base) by time
+ * group, groups in order of their first op and each group's ops in op
+ * order, and describes the groups in *out (without their copies). */
+static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
+                      uint32_t count, uint32_t base, plan_group **out,
+                      uint32_t *out_count)
 {
     uint32_t *per_group =
         calloc(tg->group_count ? tg->group_count : 1, sizeof *per_group);
@@ -61,46 +63,70 @@ static bool plan_lerp_groups(vs_asset *asset, const time_groups *tg,
     uint32_t groups = 0;
     for (uint32_t i = 0; ok && i < count; ++i)
         groups += per_group[ops[i].group]++ == 0;
-    plan_lerps *lerps = ok ? asset_calloc(asset, groups ? groups : 1,
-                                          sizeof *lerps, NULL, "plans")
-                           : NULL;
-    ok = ok && lerps;
-    /* Groups in order of their first lerp; each group's ops in op order. */
-    uint32_t placed = 0, made = 0;
-    for (uint32_t i = 0; ok && i < count; ++i) {
-        const uint32_t g = ops[i].group;
-        if (per_group[g] == 0) continue; /* group already placed */
-        plan_lerps *l = &lerps[made++];
-        l->group = g;
-        l->first = placed;
-        l->count = per_group[g];
-        l->stride = 3 * l->count;
-        per_group[g] = 0;
-        for (uint32_t j = i; j < count; ++j)
-            if (ops[j].group == g) sorted[placed++] = ops[j];
-        const uint32_t keys = sorted[l->first].sampler->key_count;
-        float *v = asset_calloc(asset, (size_t)keys * l->stride + 1, sizeof *v,
-                                NULL, "plans");
-        if (!v) {
-            ok = false;
-            break;
+    plan_group *g =
+        ok ? asset_calloc(asset, groups ? groups : 1, sizeof *g, NULL, "plans")
+           : NULL;
+    if (g) {
+        uint32_t placed = 0, made = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint32_t tgi = ops[i].group;
+            if (per_group[tgi] == 0) continue; /* group already placed */
+            g[made++] = (plan_group){tgi,  base + placed, per_group[tgi],
+                                     NULL, NULL,          NULL};
+            per_group[tgi] = 0;
+            for (uint32_t j = i; j < count; ++j)
+                if (ops[j].group == tgi) sorted[placed++] = ops[j];
         }
-        for (uint32_t k = 0; k < keys; ++k)
-            for (uint32_t c = 0; c < l->count; ++c)
-                for (uint32_t e = 0; e < 3; ++e)
-                    v[(size_t)k * l->stride + 3 * c + e] =
-                        sorted[l->first + c].sampler->values[3 * (size_t)k + e];
-        l->values = v;
-    }
-    if (ok) {
         for (uint32_t i = 0; i < count; ++i)
             ops[i] = sorted[i];
-        out->lerp_groups = lerps;
-        out->lerp_group_count = groups;
+        *out = g;
+        *out_count = groups;
     }
     free(per_group);
     free(sorted);
-    return ok;
+    return g != NULL;
+}
+
+/* The keys of a group of lerps side by side (plan_group.keys). */
+static bool copy_lerp_keys(vs_asset *asset, const plan_op *ops, plan_group *g)
+{
+    const uint32_t keys = ops[g->first].sampler->key_count;
+    float *v = asset_calloc(asset, 3 * (size_t)keys * g->count + 1, sizeof *v,
+                            NULL, "plans");
+    if (!v) return false;
+    for (uint32_t k = 0; k < keys; ++k)
+        for (uint32_t i = 0; i < g->count; ++i)
+            for (uint32_t e = 0; e < 3; ++e)
+                v[3 * ((size_t)k * g->count + i) + e] =
+                    ops[g->first + i].sampler->values[3 * (size_t)k + e];
+    g->keys = v;
+    return true;
+}
+
+/* The prepared key pairs of a group of slerps side by side, and their
+ * nodes (plan_group.pairs, .nodes). */
+static bool prepare_slerp_pairs(vs_asset *asset, const plan_op *ops,
+                                plan_group *g)
+{
+    const uint32_t keys = ops[g->first].sampler->key_count;
+    uint32_t *nodes =
+        asset_calloc(asset, g->count, sizeof *nodes, NULL, "plans");
+    rotation_pair *pairs =
+        keys < 2 ? NULL
+                 : asset_calloc(asset, (size_t)(keys - 1) * g->count,
+                                sizeof *pairs, NULL, "plans");
+    if (!nodes || (keys >= 2 && !pairs)) return false;
+    for (uint32_t i = 0; i < g->count; ++i) {
+        const plan_op *op = &ops[g->first + i];
+        nodes[i] = op->node;
+        for (uint32_t k = 0; k + 1 < keys; ++k)
+            rotation_pair_prepare(op->sampler->values + 4 * (size_t)k,
+                                  op->sampler->values + 4 * (size_t)(k + 1),
+                                  &pairs[(size_t)k * g->count + i]);
+    }
+    g->pairs = pairs;
+    g->nodes = nodes;
+    return true;
 }
 
 static bool plan_clip(vs_asset *asset, const vs_clip *clip,
@@ -121,19 +147,20 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
         const vs_anim_channel *ch = &clip->channels[k];
         const vs_anim_sampler *s = &clip->samplers[ch->sampler];
         if (!s->key_count) continue;
-        const plan_kind kind = kind_of(ch, s);
-        plan_op *op = &ops[next[kind]++];
-        *op = (plan_op){s,        NULL,     tg->group_of[ch->sampler],
-                        ch->node, ch->path, trs_field(ch->path)};
-        if (kind != PLAN_SLERP || s->key_count < 2) continue;
-        rotation_pair *pairs =
-            asset_calloc(asset, s->key_count - 1, sizeof *pairs, NULL, "plans");
-        if (!pairs) return false;
-        for (uint32_t i = 0; i + 1 < s->key_count; ++i)
-            rotation_pair_prepare(s->values + 4 * (size_t)i,
-                                  s->values + 4 * (size_t)(i + 1), &pairs[i]);
-        op->pairs = pairs;
+        ops[next[kind_of(ch, s)]++] =
+            (plan_op){s, tg->group_of[ch->sampler], ch->node, ch->path,
+                      trs_field(ch->path)};
     }
+    plan_group *lerps = NULL, *slerps = NULL;
+    uint32_t lerp_groups = 0, slerp_groups = 0;
+    if (!group_ops(asset, tg, ops, count[0], 0, &lerps, &lerp_groups) ||
+        !group_ops(asset, tg, ops + count[0], count[1], count[0], &slerps,
+                   &slerp_groups))
+        return false;
+    for (uint32_t i = 0; i < lerp_groups; ++i)
+        if (!copy_lerp_keys(asset, ops, &lerps[i])) return false;
+    for (uint32_t i = 0; i < slerp_groups; ++i)
+        if (!prepare_slerp_pairs(asset, ops, &slerps[i])) return false;
     *out = (clip_plan){clip->channels,
                        clip->samplers,
                        clip->channel_count,
@@ -142,9 +169,11 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
                        count[0],
                        count[1],
                        count[2],
-                       NULL,
-                       0};
-    return plan_lerp_groups(asset, tg, ops, count[0], out);
+                       lerps,
+                       slerps,
+                       lerp_groups,
+                       slerp_groups};
+    return true;
 }
 
 void clip_plans_build(vs_asset *asset)

@@ -2,7 +2,8 @@
  * the asset loads instead of on every sample: the channel's time group
  * (core/time_groups.h), whether it is a LINEAR translation or scale (a lerp
  * of three floats), a LINEAR rotation (the slerp batch, with its key pairs
- * prepared: anim/rotation_batch.h) or anything else (anim_sample_key). The
+ * prepared: anim/rotation_batch.h) or anything else (anim_sample_key), and
+ * the keys of the lerps and slerps of each time group side by side. The
  * plan orders the channels by kind, which is only the same as channel
  * order when no two channels drive the same node and path: a clip that does
  * (legal only in a broken file) gets no plan and is sampled channel by
@@ -23,8 +24,6 @@ typedef enum plan_kind {
 
 typedef struct plan_op {
     const vs_anim_sampler *sampler;
-    /* PLAN_SLERP: key_count - 1 prepared pairs (pair k: keys k, k + 1). */
-    const rotation_pair *pairs;
     uint32_t group; /* the sampler's time group */
     uint32_t node;
     vs_anim_path path;
@@ -32,30 +31,34 @@ typedef struct plan_op {
     uint32_t field;
 } plan_op;
 
-/* The LINEAR translations and scales of one time group, with their keys
- * side by side: ops[first + i]'s key k at values[k * stride + 3 * i],
- * stride = 3 * count, so that one key search gives every lerp of the group
- * its two keys a stride apart. One float of padding at the end lets each
- * lerp load its three floats as four. */
-typedef struct plan_lerps {
-    uint32_t group;
-    uint32_t first, count;
-    uint32_t stride;
-    const float *values; /* key_count * stride + 1 floats */
-} plan_lerps;
+/* The lerps or the slerps of one time group, next to each other in the
+ * plan's ops, with what they read copied side by side, so that one key
+ * search serves them all and their inputs for one key are contiguous. */
+typedef struct plan_group {
+    uint32_t group;        /* the time group */
+    uint32_t first, count; /* ops[first .. first + count) */
+    /* Lerps: key k of ops[first + i] at keys[3 * (k * count + i)], three
+     * floats, and one float of padding at the end so that each lerp may
+     * load its three floats as four. */
+    const float *keys;
+    /* Slerps: pair k (keys k and k + 1) of ops[first + i] at
+     * pairs[k * count + i], prepared (anim/rotation_batch.h); and the node
+     * of ops[first + i] at nodes[i]. */
+    const rotation_pair *pairs;
+    const uint32_t *nodes;
+} plan_group;
 
 typedef struct clip_plan {
     /* The clip these were built for (as time_groups keeps them). */
     const vs_anim_channel *channels;
     const vs_anim_sampler *samplers;
     uint32_t channel_count, sampler_count;
-    /* Channels with keys only: lerps (by time group), then slerps, then
-     * generic ones. */
+    /* Channels with keys only: lerps, then slerps (each by time group),
+     * then generic ones. */
     const plan_op *ops;
     uint32_t lerp_count, slerp_count, generic_count;
-    /* The lerps per time group that has any, in op order. */
-    const plan_lerps *lerp_groups;
-    uint32_t lerp_group_count;
+    const plan_group *lerps, *slerps; /* in op order */
+    uint32_t lerp_group_count, slerp_group_count;
 } clip_plan;
 
 /* Plans every clip that can have one. Called by asset_finalize after the

@@ -37,8 +37,6 @@ struct vs_pose {
     uint32_t *cursor;
     uint32_t *cursor_base;
     bool *clip_checked; /* per clip: check_clip passed once for this pose */
-    rotation_item *rotations; /* the slerp batch: the most PLAN_SLERP
-                                 operations of any clip's plan */
     /* Per time group of the clip being sampled (core/time_groups.h): its
      * key, and the LINEAR fraction where there is one (has_u). Sized for
      * the most samplers of any clip. */
@@ -59,16 +57,6 @@ static uint32_t node_target_count(const vs_asset *asset, const vs_node *node)
         if (mesh->primitives[p].target_count > count)
             count = mesh->primitives[p].target_count;
     return count;
-}
-
-static uint32_t most_slerps(const vs_asset *asset)
-{
-    uint32_t most = 1;
-    for (uint32_t c = 0; c < asset->clip_count; ++c) {
-        const clip_plan *plan = clip_plan_for(asset, c);
-        if (plan && plan->slerp_count > most) most = plan->slerp_count;
-    }
-    return most;
 }
 
 vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
@@ -134,9 +122,8 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
     pose->group_key = calloc(most, sizeof *pose->group_key);
     pose->group_u = calloc(most, sizeof *pose->group_u);
     pose->group_has_u = calloc(most, sizeof *pose->group_has_u);
-    pose->rotations = calloc(most_slerps(asset), sizeof *pose->rotations);
     if (!pose->cursor || !pose->group_key || !pose->group_u ||
-        !pose->group_has_u || !pose->rotations)
+        !pose->group_has_u)
         goto oom;
     vs_pose_reset(pose);
     vs_pose_update_world(pose);
@@ -165,7 +152,6 @@ void vs_pose_free(vs_pose *pose)
     free(pose->group_has_u);
     free(pose->cursor_base);
     free(pose->clip_checked);
-    free(pose->rotations);
     free(pose);
 }
 
@@ -390,12 +376,13 @@ static inline void lerp3(const float *a, const float *b, float u, float *out)
 
 /* The clip's plan (anim/clip_plans.h) after sample_groups: LINEAR
  * translations and scales inline (anim_sample_key's arithmetic, so bit for
- * bit the same), LINEAR rotations into one slerp batch, the rest and every
- * sample that is a key's own value through anim_sample_key. */
+ * bit the same), LINEAR rotations through the slerp batch, one call per
+ * time group, the rest and every sample that is a key's own value through
+ * anim_sample_key. */
 static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
 {
     for (uint32_t l = 0; l < plan->lerp_group_count; ++l) {
-        const plan_lerps *lg = &plan->lerp_groups[l];
+        const plan_group *lg = &plan->lerps[l];
         const plan_op *op = plan->ops + lg->first;
         const uint32_t key = pose->group_key[lg->group];
         if (!pose->group_has_u[lg->group]) {
@@ -404,9 +391,9 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
                                 channel_target(pose, op->node, op->path));
             continue;
         }
-        /* Keys k and k + 1 of every lerp of the group, a stride apart. */
-        const float *a = lg->values + (size_t)key * lg->stride;
-        const float *b = a + lg->stride;
+        /* Keys k and k + 1 of every lerp of the group, side by side. */
+        const float *a = lg->keys + 3 * (size_t)key * lg->count;
+        const float *b = a + 3 * lg->count;
         const float u = pose->group_u[lg->group];
         for (uint32_t i = 0; i < lg->count; ++i, ++op, a += 3, b += 3) {
             pose->use_matrix[op->node] = false; /* as channel_target */
@@ -414,24 +401,26 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
                   (float *)((char *)&pose->local[op->node] + op->field));
         }
     }
-    const plan_op *op = plan->ops + plan->lerp_count;
-    uint32_t batched = 0;
-    for (const plan_op *end = op + plan->slerp_count; op < end; ++op) {
-        const uint32_t g = op->group, key = pose->group_key[g];
-        float *out = channel_target(pose, op->node, op->path);
-        if (!pose->group_has_u[g]) {
-            anim_sample_key(op->sampler, key, t, true, out);
+    for (uint32_t l = 0; l < plan->slerp_group_count; ++l) {
+        const plan_group *sg = &plan->slerps[l];
+        const plan_op *op = plan->ops + sg->first;
+        const uint32_t key = pose->group_key[sg->group];
+        if (!pose->group_has_u[sg->group]) {
+            for (uint32_t i = 0; i < sg->count; ++i, ++op)
+                anim_sample_key(op->sampler, key, t, true,
+                                channel_target(pose, op->node, op->path));
             continue;
         }
-        pose->rotations[batched++] = (rotation_item){
-            op->pairs + key, op->sampler->values + 4 * (size_t)key,
-            pose->group_u[g], out};
+        for (uint32_t i = 0; i < sg->count; ++i)
+            pose->use_matrix[sg->nodes[i]] = false; /* as channel_target */
+        rotation_batch_group(sg->pairs + (size_t)key * sg->count, sg->count,
+                             pose->group_u[sg->group], pose->local, sg->nodes);
     }
+    const plan_op *op = plan->ops + plan->lerp_count + plan->slerp_count;
     for (const plan_op *end = op + plan->generic_count; op < end; ++op)
         anim_sample_key(op->sampler, pose->group_key[op->group], t,
                         op->path == VS_PATH_ROTATION,
                         channel_target(pose, op->node, op->path));
-    rotation_batch_run(pose->rotations, batched);
 }
 
 /* A clip without a plan, channel by channel in order, so that of two

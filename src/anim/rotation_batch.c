@@ -5,10 +5,6 @@
 
 #include "anim/sample.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 /* sin(t theta) / sin(theta) as a polynomial in x = cos(theta): D. Eberly,
  * "A Fast and Accurate Algorithm for Computing SLERP" (2011), n = 8 with the
  * corrected last term: t * (1 + c_0 (1 + c_1 (... (1 + c_7)))) where
@@ -59,96 +55,96 @@ void rotation_pair_prepare(const float *a, const float *b, rotation_pair *out)
 }
 
 #if defined(__SSE2__)
-/* GCC's vector operators (SSE2 instructions). */
-typedef float v4f __attribute__((vector_size(16)));
+#include <emmintrin.h>
 
-/* The weight at t (per lane) of pairs whose cosines are xm1 + 1, as
- * rotation_poly_weight. Unrolled, so that nothing goes through the stack
- * (GCC -O2 would keep a loop). */
-static inline __attribute__((always_inline)) v4f weight4(v4f t, v4f xm1)
-{
-    const v4f one = {1.0f, 1.0f, 1.0f, 1.0f}, t2 = t * t;
-    v4f r = one;
-#if defined(__GNUC__) && !defined(__clang__) /* clang unrolls it anyway */
-#pragma GCC unroll 8
-#endif
-    for (int i = 7; i >= 0; --i)
-        r = one + (poly_u[i] * t2 - poly_v[i]) * xm1 * r;
-    return t * r;
-}
-
-/* A lane without an item: the identity twice, which stays on the fast
+/* A lane without a channel: the identity twice, which stays on the fast
  * path and whose result is not stored. */
 static const rotation_pair identity_pair = {
     {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, 1.0f};
 
-/* Items it[0..n), n <= 4. */
-static void run4(const rotation_item *it, uint32_t n)
+/* The weight polynomial's coefficients at t (rotation_poly_weight's
+ * u_i t^2 - v_i), broadcast: the same for every channel of the group. */
+static void coefficients(float t, __m128 c[8])
 {
-    const rotation_pair *p0 = it[0].pair;
-    const rotation_pair *p1 = n > 1 ? it[1].pair : &identity_pair;
-    const rotation_pair *p2 = n > 2 ? it[2].pair : &identity_pair;
-    const rotation_pair *p3 = n > 3 ? it[3].pair : &identity_pair;
-    const __m128 x = _mm_setr_ps(p0->x, p1->x, p2->x, p3->x);
-    /* Wide angles, zero-length or non-finite keys (x was set to
-     * ROTATION_PAIR_SCALAR): every lane of the group takes the scalar path
-     * (rare in real clips). */
-    if (_mm_movemask_ps(_mm_cmpge_ps(x, _mm_set1_ps(ROTATION_POLY_MIN_COS))) !=
-        0xF)
-        goto scalar;
-    /* Lane l = item l; after the transposes aN/bN hold component N of the
-     * four a keys / b keys. */
-    __m128 a0 = _mm_loadu_ps(p0->a), b0 = _mm_loadu_ps(p0->b);
-    __m128 a1 = _mm_loadu_ps(p1->a), b1 = _mm_loadu_ps(p1->b);
-    __m128 a2 = _mm_loadu_ps(p2->a), b2 = _mm_loadu_ps(p2->b);
-    __m128 a3 = _mm_loadu_ps(p3->a), b3 = _mm_loadu_ps(p3->b);
-    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
-    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
-    const __m128 u =
-        _mm_setr_ps(it[0].u, n > 1 ? it[1].u : 0.5f, n > 2 ? it[2].u : 0.5f,
-                    n > 3 ? it[3].u : 0.5f);
-    const __m128 one = _mm_set1_ps(1.0f);
-    const v4f xm1 = (v4f)_mm_sub_ps(x, one);
-    const __m128 w0 = (__m128)weight4((v4f)_mm_sub_ps(one, u), xm1);
-    const __m128 w1 = (__m128)weight4((v4f)u, xm1);
-    __m128 q0 = _mm_add_ps(_mm_mul_ps(w0, a0), _mm_mul_ps(w1, b0));
-    __m128 q1 = _mm_add_ps(_mm_mul_ps(w0, a1), _mm_mul_ps(w1, b1));
-    __m128 q2 = _mm_add_ps(_mm_mul_ps(w0, a2), _mm_mul_ps(w1, b2));
-    __m128 q3 = _mm_add_ps(_mm_mul_ps(w0, a3), _mm_mul_ps(w1, b3));
-    /* Unit keys less than ~91 degrees apart and weights within ~1e-7 of
-     * the sine ratios: |q|^2 = 1 + e with |e| of order 1e-7, where
-     * 1 / sqrt(1 + e) = 1 - e / 2 + O(e^2) is exact to float precision. A
-     * square root and a division here were the longest latency of the
-     * batch. */
-    const __m128 len2 =
-        _mm_add_ps(_mm_add_ps(_mm_mul_ps(q0, q0), _mm_mul_ps(q1, q1)),
-                   _mm_add_ps(_mm_mul_ps(q2, q2), _mm_mul_ps(q3, q3)));
-    const __m128 inv =
-        _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
-    q0 = _mm_mul_ps(q0, inv);
-    q1 = _mm_mul_ps(q1, inv);
-    q2 = _mm_mul_ps(q2, inv);
-    q3 = _mm_mul_ps(q3, inv);
-    _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
-    _mm_storeu_ps(it[0].out, q0);
-    if (n > 1) _mm_storeu_ps(it[1].out, q1);
-    if (n > 2) _mm_storeu_ps(it[2].out, q2);
-    if (n > 3) _mm_storeu_ps(it[3].out, q3);
-    return;
-scalar:
-    for (uint32_t l = 0; l < n; ++l)
-        anim_slerp(it[l].keys, it[l].keys + 4, it[l].u, it[l].out);
+    const float t2 = t * t;
+    for (int i = 0; i < 8; ++i)
+        c[i] = _mm_set1_ps(poly_u[i] * t2 - poly_v[i]);
 }
 
-void rotation_batch_run(const rotation_item *items, uint32_t count)
+/* rotation_poly_weight of four pairs (cosines xm1 + 1) at t, its
+ * coefficients c; the same arithmetic lane by lane. */
+static inline __m128 weight4(__m128 t, const __m128 c[8], __m128 xm1)
 {
-    for (uint32_t i = 0; i < count; i += 4)
-        run4(items + i, count - i < 4 ? count - i : 4);
+    const __m128 one = _mm_set1_ps(1.0f);
+    __m128 r = one;
+    for (int i = 7; i >= 0; --i)
+        r = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(c[i], xm1), r));
+    return _mm_mul_ps(t, r);
+}
+
+void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
+                          vs_trs *local, const uint32_t *nodes)
+{
+    __m128 c0[8], c1[8];
+    coefficients(1.0f - u, c0);
+    coefficients(u, c1);
+    const __m128 t0 = _mm_set1_ps(1.0f - u), t1 = _mm_set1_ps(u);
+    const __m128 one = _mm_set1_ps(1.0f);
+    for (uint32_t i = 0; i < count; i += 4) {
+        const uint32_t n = count - i < 4 ? count - i : 4;
+        const rotation_pair *p[4];
+        for (uint32_t l = 0; l < 4; ++l)
+            p[l] = l < n ? &pairs[i + l] : &identity_pair;
+        const __m128 x = _mm_setr_ps(p[0]->x, p[1]->x, p[2]->x, p[3]->x);
+        /* Wide angles, zero-length or non-finite keys (x is
+         * ROTATION_PAIR_SCALAR): the four take the scalar path (rare in
+         * real clips). */
+        if (_mm_movemask_ps(
+                _mm_cmpge_ps(x, _mm_set1_ps(ROTATION_POLY_MIN_COS))) != 0xF) {
+            for (uint32_t l = 0; l < n; ++l)
+                anim_slerp(p[l]->a, p[l]->b, u, local[nodes[i + l]].rotation);
+            continue;
+        }
+        const __m128 xm1 = _mm_sub_ps(x, one);
+        const __m128 w0 = weight4(t0, c0, xm1), w1 = weight4(t1, c1, xm1);
+        /* Lane l = channel i + l; after the transposes aN/bN hold
+         * component N of the four a keys / b keys. */
+        __m128 a0 = _mm_loadu_ps(p[0]->a), b0 = _mm_loadu_ps(p[0]->b);
+        __m128 a1 = _mm_loadu_ps(p[1]->a), b1 = _mm_loadu_ps(p[1]->b);
+        __m128 a2 = _mm_loadu_ps(p[2]->a), b2 = _mm_loadu_ps(p[2]->b);
+        __m128 a3 = _mm_loadu_ps(p[3]->a), b3 = _mm_loadu_ps(p[3]->b);
+        _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+        _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+        __m128 q0 = _mm_add_ps(_mm_mul_ps(w0, a0), _mm_mul_ps(w1, b0));
+        __m128 q1 = _mm_add_ps(_mm_mul_ps(w0, a1), _mm_mul_ps(w1, b1));
+        __m128 q2 = _mm_add_ps(_mm_mul_ps(w0, a2), _mm_mul_ps(w1, b2));
+        __m128 q3 = _mm_add_ps(_mm_mul_ps(w0, a3), _mm_mul_ps(w1, b3));
+        /* Unit keys less than ~91 degrees apart and weights within ~1e-7
+         * of the sine ratios: |q|^2 = 1 + e with |e| of order 1e-7, where
+         * 1 / sqrt(1 + e) = 1 - e / 2 + O(e^2) is exact to float precision.
+         * A square root and a division here were the longest latency of
+         * the batch. */
+        const __m128 len2 =
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(q0, q0), _mm_mul_ps(q1, q1)),
+                       _mm_add_ps(_mm_mul_ps(q2, q2), _mm_mul_ps(q3, q3)));
+        const __m128 inv =
+            _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
+        q0 = _mm_mul_ps(q0, inv);
+        q1 = _mm_mul_ps(q1, inv);
+        q2 = _mm_mul_ps(q2, inv);
+        q3 = _mm_mul_ps(q3, inv);
+        _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
+        _mm_storeu_ps(local[nodes[i]].rotation, q0);
+        if (n > 1) _mm_storeu_ps(local[nodes[i + 1]].rotation, q1);
+        if (n > 2) _mm_storeu_ps(local[nodes[i + 2]].rotation, q2);
+        if (n > 3) _mm_storeu_ps(local[nodes[i + 3]].rotation, q3);
+    }
 }
 #else
-void rotation_batch_run(const rotation_item *items, uint32_t count)
+void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
+                          vs_trs *local, const uint32_t *nodes)
 {
     for (uint32_t i = 0; i < count; ++i)
-        anim_slerp(items[i].keys, items[i].keys + 4, items[i].u, items[i].out);
+        anim_slerp(pairs[i].a, pairs[i].b, u, local[nodes[i]].rotation);
 }
 #endif

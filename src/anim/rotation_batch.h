@@ -1,18 +1,21 @@
 /* LINEAR rotation channels interpolated together, four at a time in
- * structure-of-arrays form: vs_pose_sample collects each channel's prepared
- * key pair and its fraction u, then one pass slerps them all, so the
- * divisions and square roots of four channels share one instruction instead
- * of forming a chain per channel. Same rules as anim_slerp (keys normalized,
- * shortest path, result normalized), but what depends only on the keys is
- * done once per key pair when the asset loads (core/clip_plans.h): the
- * normalization, the hemisphere flip and the cosine of the angle. The
- * weights sin(u theta) / sin(theta) come from Eberly's polynomial instead of
- * acos and sin, within about 1e-7 of them for keys up to ~91 degrees apart;
- * wider pairs and zero-length or non-finite keys take anim_slerp itself. */
+ * structure-of-arrays form: one call slerps the rotations of a time group
+ * from their prepared key pairs, so the arithmetic of four channels shares
+ * each instruction instead of forming a chain per channel. Same rules as
+ * anim_slerp (keys normalized, shortest path, result normalized), but what
+ * depends only on the keys is done once per key pair when the asset loads
+ * (anim/clip_plans.h): the normalization, the hemisphere flip and the cosine of
+ * the angle. The weights sin(u theta) / sin(theta) come from Eberly's
+ * polynomial instead of acos and sin, within about 1e-7 of them for keys up to
+ * ~91 degrees apart; wider pairs and zero-length or non-finite keys take
+ * anim_slerp itself, on the pair's keys (the raw keys where they could not be
+ * normalized). */
 #ifndef VS_ANIM_ROTATION_BATCH_H
 #define VS_ANIM_ROTATION_BATCH_H
 
 #include <stdint.h>
+
+#include "vskin/vskin.h"
 
 /* Keys k and k + 1 of a rotation sampler, ready for the batch: both
  * normalized, b negated where that is the shorter path, x = a . b >= 0.
@@ -27,14 +30,12 @@ typedef struct rotation_pair {
 /* Prepares the pair of raw keys a and b (x, y, z, w each). */
 void rotation_pair_prepare(const float *a, const float *b, rotation_pair *out);
 
-typedef struct rotation_item {
-    const rotation_pair *pair;
-    const float *keys; /* the raw keys k, k + 1 (8 floats), for anim_slerp */
-    float u;           /* in (0, 1] */
-    float *out;        /* 4 floats */
-} rotation_item;
-
-void rotation_batch_run(const rotation_item *items, uint32_t count);
+/* Slerps count channels that share their fraction u (the channels of one
+ * time group, at key k): channel i's prepared pair is pairs[i], its result
+ * goes to local[nodes[i]].rotation. The polynomial's coefficients depend
+ * only on u, so they are computed once for all channels. */
+void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
+                          vs_trs *local, const uint32_t *nodes);
 
 /* Eberly's polynomial weight for one pair: sin(u theta) / sin(theta) with
  * x = cos(theta) >= ROTATION_POLY_MIN_COS (exposed for the tests). */

@@ -74,15 +74,19 @@ static void near_quat(const float *a, float max_angle, bool negate, float scale,
 
 #define ITEMS 11
 
+/* rotation_batch_group against anim_slerp: groups of 1 to 11 channels (so
+ * full and partial fours) at one u per group, writing to the nodes given. */
 static void batch_matches_scalar_slerp(void)
 {
-    static float keys[ITEMS][2][4], got[ITEMS][4], want[ITEMS][4];
-    rotation_item items[ITEMS];
+    static float keys[ITEMS][2][4], want[ITEMS][4];
     rotation_pair pairs[ITEMS];
+    vs_trs local[ITEMS + 3];
+    uint32_t nodes[ITEMS];
     double worst = 0.0, worst_len = 0.0;
     int groups_with_special = 0;
     for (int round = 0; round < 4000; ++round) {
         uint32_t count = 1 + (uint32_t)round % ITEMS;
+        const float u = 0.5f + 0.5f * rnd();
         for (uint32_t i = 0; i < count; ++i) {
             float *a = keys[i][0], *b = keys[i][1];
             random_quat(a, 1.0f + 0.05f * rnd());
@@ -97,23 +101,21 @@ static void batch_matches_scalar_slerp(void)
             }
             groups_with_special += kind <= 3;
             rotation_pair_prepare(a, b, &pairs[i]);
-            /* a and b are adjacent: keys[i] holds key k, then key k + 1. */
-            items[i] =
-                (rotation_item){&pairs[i], a, 0.5f + 0.5f * rnd(), got[i]};
-            anim_slerp(a, b, items[i].u, want[i]);
+            nodes[i] = (i * 5 + (uint32_t)round) % (ITEMS + 3); /* distinct */
+            anim_slerp(a, b, u, want[i]);
         }
-        rotation_batch_run(items, count);
+        rotation_batch_group(pairs, count, u, local, nodes);
         for (uint32_t i = 0; i < count; ++i) {
+            const float *got = local[nodes[i]].rotation;
             double len2 = 0.0;
             for (int c = 0; c < 4; ++c) {
-                double e = fabs((double)got[i][c] - want[i][c]);
+                double e = fabs((double)got[c] - want[i][c]);
                 if (!(e <= worst)) worst = e;
-                len2 += (double)got[i][c] * got[i][c];
+                len2 += (double)got[c] * got[c];
             }
             /* Normalized as anim_slerp normalizes (to float precision). */
-            if (!(fabs(sqrt(len2) - 1.0) <= worst_len)) {
+            if (!(fabs(sqrt(len2) - 1.0) <= worst_len))
                 worst_len = fabs(sqrt(len2) - 1.0);
-            }
         }
     }
     CHECK(groups_with_special > 100); /* the fallback was exercised */
@@ -290,18 +292,24 @@ static void clips_are_planned_unless_a_target_repeats(void)
         CHECK(plan->ops[0].node == 0 && plan->ops[0].path == VS_PATH_SCALE);
         CHECK(plan->ops[1].node == 1 &&
               plan->ops[1].path == VS_PATH_TRANSLATION);
-        CHECK(plan->ops[2].node == 1 && plan->ops[2].pairs != NULL);
+        CHECK(plan->ops[2].node == 1 && plan->ops[2].path == VS_PATH_ROTATION);
         CHECK(plan->ops[3].node == 2 &&
               plan->ops[3].sampler->interpolation == VS_INTERP_STEP);
         /* Both lerps share one time group: their keys side by side. */
-        CHECK(plan->lerp_group_count == 1);
-        const plan_lerps *lg = plan->lerp_groups;
-        CHECK(lg->first == 0 && lg->count == 2 && lg->stride == 6);
+        CHECK(plan->lerp_group_count == 1 && plan->slerp_group_count == 1);
+        const plan_group *lg = plan->lerps;
+        CHECK(lg->first == 0 && lg->count == 2);
         for (uint32_t k = 0; k < 2; ++k)
             for (uint32_t i = 0; i < 2; ++i)
                 for (uint32_t e = 0; e < 3; ++e)
-                    CHECK(lg->values[k * 6 + 3 * i + e] ==
+                    CHECK(lg->keys[3 * (k * 2 + i) + e] ==
                           plan->ops[i].sampler->values[3 * k + e]);
+        /* The slerp's one pair, prepared, and its node. */
+        const plan_group *sg = plan->slerps;
+        CHECK(sg->first == 2 && sg->count == 1 && sg->nodes[0] == 1);
+        rotation_pair want;
+        rotation_pair_prepare(turns, turns + 4, &want);
+        CHECK(memcmp(&want, sg->pairs, sizeof want) == 0);
     }
     vs_pose *pose = NULL;
     CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
