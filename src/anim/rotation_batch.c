@@ -18,11 +18,11 @@ static const float poly_v[8] = {1.0f / 3,  2.0f / 5,      3.0f / 7,
                                 7.0f / 15, MU * 8.0f / 17};
 #undef MU
 
-float rotation_poly_weight(float t, float x)
+float rotation_poly_weight(float t, float x, int terms)
 {
     const float xm1 = x - 1.0f, t2 = t * t;
     float r = 1.0f;
-    for (int i = 7; i >= 0; --i)
+    for (int i = terms - 1; i >= 0; --i)
         r = 1.0f + (poly_u[i] * t2 - poly_v[i]) * xm1 * r;
     return t * r;
 }
@@ -71,13 +71,14 @@ static void coefficients(float t, __m128 c[8])
         c[i] = _mm_set1_ps(poly_u[i] * t2 - poly_v[i]);
 }
 
-/* rotation_poly_weight of four pairs (cosines xm1 + 1) at t, its
- * coefficients c; the same arithmetic lane by lane. */
-static inline __m128 weight4(__m128 t, const __m128 c[8], __m128 xm1)
+/* rotation_poly_weight of four pairs (cosines xm1 + 1) at t with its
+ * first `terms` coefficients c; the same arithmetic lane by lane. */
+static inline __attribute__((always_inline)) __m128
+weight4(__m128 t, const __m128 c[8], __m128 xm1, int terms)
 {
     const __m128 one = _mm_set1_ps(1.0f);
     __m128 r = one;
-    for (int i = 7; i >= 0; --i)
+    for (int i = terms - 1; i >= 0; --i)
         r = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(c[i], xm1), r));
     return _mm_mul_ps(t, r);
 }
@@ -106,7 +107,17 @@ void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
             continue;
         }
         const __m128 xm1 = _mm_sub_ps(x, one);
-        const __m128 w0 = weight4(t0, c0, xm1), w1 = weight4(t1, c1, xm1);
+        __m128 w0, w1;
+        /* Keys a few degrees apart, as baked clips have them nearly
+         * everywhere: the short polynomial, half the dependent chain. */
+        if (_mm_movemask_ps(
+                _mm_cmpge_ps(x, _mm_set1_ps(ROTATION_SHORT_MIN_COS))) == 0xF) {
+            w0 = weight4(t0, c0, xm1, ROTATION_SHORT_TERMS);
+            w1 = weight4(t1, c1, xm1, ROTATION_SHORT_TERMS);
+        } else {
+            w0 = weight4(t0, c0, xm1, 8);
+            w1 = weight4(t1, c1, xm1, 8);
+        }
         /* Lane l = channel i + l; after the transposes aN/bN hold
          * component N of the four a keys / b keys. */
         __m128 a0 = _mm_loadu_ps(p[0]->a), b0 = _mm_loadu_ps(p[0]->b);

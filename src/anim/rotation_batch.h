@@ -38,8 +38,16 @@ void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
                           vs_trs *local, const uint32_t *nodes);
 
 /* Eberly's polynomial weight for one pair: sin(u theta) / sin(theta) with
- * x = cos(theta) >= ROTATION_POLY_MIN_COS (exposed for the tests). */
-float rotation_poly_weight(float u, float x);
+ * x = cos(theta) >= ROTATION_POLY_MIN_COS, from its first `terms` terms:
+ * 8 (Eberly's, with his corrected last coefficient) for any such x, or
+ * ROTATION_SHORT_TERMS where x >= ROTATION_SHORT_MIN_COS (keys at most
+ * ~16 degrees apart): there the terms left out add up to about
+ * (1 - x)^5 <= 1e-10 of the sum (each coefficient is below 1 in size), far
+ * under float precision. The batch takes the short form
+ * for a group of four whose cosines all allow it. Exposed for the tests. */
+float rotation_poly_weight(float u, float x, int terms);
 #define ROTATION_POLY_MIN_COS 0.7f
+#define ROTATION_SHORT_MIN_COS 0.99f
+#define ROTATION_SHORT_TERMS 4
 
 #endif

@@ -15,21 +15,36 @@
 #include "core/time_groups.h"
 #include "test.h"
 
-static void poly_weight_matches_sine_ratio(void)
+/* Worst |weight - sin(t theta) / sin(theta)| over cosines [lo, 1] and
+ * t in [0, 1] with the first `terms` terms. */
+static double poly_error(double lo, int terms)
 {
     double worst = 0.0;
     for (int i = 0; i <= 300; ++i) {
-        double x =
-            ROTATION_POLY_MIN_COS + (1.0 - ROTATION_POLY_MIN_COS) * i / 300;
+        double x = lo + (1.0 - lo) * i / 300;
         double theta = acos(x);
         for (int j = 0; j <= 64; ++j) {
             double t = j / 64.0;
             double want = theta > 0.0 ? sin(t * theta) / sin(theta) : t;
-            double got = rotation_poly_weight((float)t, (float)x);
+            double got = rotation_poly_weight((float)t, (float)x, terms);
             if (fabs(got - want) > worst) worst = fabs(got - want);
         }
     }
-    CHECK_MSG(worst <= 1e-6, "polynomial weight off by %.3g", worst);
+    return worst;
+}
+
+/* Eberly's 8 terms wherever the batch uses them, the short form where its
+ * cosines allow it; the short form on the wide range shows what the
+ * threshold guards against. */
+static void poly_weight_matches_sine_ratio(void)
+{
+    const double full = poly_error(ROTATION_POLY_MIN_COS, 8);
+    const double shrt =
+        poly_error(ROTATION_SHORT_MIN_COS, ROTATION_SHORT_TERMS);
+    CHECK_MSG(full <= 1e-6, "polynomial weight off by %.3g", full);
+    CHECK_MSG(shrt <= 2e-7, "short polynomial weight off by %.3g", shrt);
+    const double wide = poly_error(ROTATION_POLY_MIN_COS, ROTATION_SHORT_TERMS);
+    CHECK_MSG(wide > 1e-5, "short polynomial off by only %.3g", wide);
 }
 
 static uint32_t rng = 12345u;
@@ -96,6 +111,14 @@ static void batch_matches_scalar_slerp(void)
             } else if (kind == 3) { /* a zero-length key */
                 for (int c = 0; c < 4; ++c)
                     b[c] = 0.0f;
+            } else if ((kind >= 40 && round % 3 != 1) || round % 3 == 0) {
+                /* close, and every pair of every third round: groups of
+                 * four that take the short polynomial */
+                near_quat(a, 0.25f, kind % 2 == 0, 1.0f + 0.05f * rnd(), b);
+            } else if (round % 3 == 1) {
+                /* 43 to 86 degrees apart (cosines 0.73 to 0.93): groups
+                 * that need all 8 terms */
+                near_quat(a, 1.5f, kind % 2 == 0, 1.0f + 0.05f * rnd(), b);
             } else {
                 near_quat(a, 1.2f, kind % 2 == 0, 1.0f + 0.05f * rnd(), b);
             }
@@ -119,7 +142,7 @@ static void batch_matches_scalar_slerp(void)
         }
     }
     CHECK(groups_with_special > 100); /* the fallback was exercised */
-    CHECK_MSG(worst <= 2e-6, "batched slerp off by %.3g", worst);
+    CHECK_MSG(worst <= 1e-6, "batched slerp off by %.3g", worst);
     CHECK_MSG(worst_len <= 3e-7, "batched slerp length off by %.3g", worst_len);
 }
 
