@@ -374,6 +374,21 @@ static inline void lerp3(const float *a, const float *b, float u, float *out)
 #endif
 }
 
+/* A group of the plan whose sample is a key's own value (no fraction:
+ * before the first key, after the last, times not increasing): each of its
+ * channels through anim_sample_key. False, doing nothing, when the group
+ * has a fraction. */
+static bool sample_group_at_key(vs_pose *pose, const clip_plan *plan,
+                                const plan_group *g, float t, bool rotation)
+{
+    if (pose->group_has_u[g->group]) return false;
+    const plan_op *op = plan->ops + g->first;
+    for (uint32_t i = 0; i < g->count; ++i, ++op)
+        anim_sample_key(op->sampler, pose->group_key[g->group], t, rotation,
+                        channel_target(pose, op->node, op->path));
+    return true;
+}
+
 /* The clip's plan (anim/clip_plans.h) after sample_groups: LINEAR
  * translations and scales inline (anim_sample_key's arithmetic, so bit for
  * bit the same), LINEAR rotations through the slerp batch, one call per
@@ -383,14 +398,9 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
 {
     for (uint32_t l = 0; l < plan->lerp_group_count; ++l) {
         const plan_group *lg = &plan->lerps[l];
+        if (sample_group_at_key(pose, plan, lg, t, false)) continue;
         const plan_op *op = plan->ops + lg->first;
         const uint32_t key = pose->group_key[lg->group];
-        if (!pose->group_has_u[lg->group]) {
-            for (uint32_t i = 0; i < lg->count; ++i, ++op)
-                anim_sample_key(op->sampler, key, t, false,
-                                channel_target(pose, op->node, op->path));
-            continue;
-        }
         /* Keys k and k + 1 of every lerp of the group, side by side. */
         const float *a = lg->keys + 3 * (size_t)key * lg->count;
         const float *b = a + 3 * lg->count;
@@ -403,14 +413,8 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
     }
     for (uint32_t l = 0; l < plan->slerp_group_count; ++l) {
         const plan_group *sg = &plan->slerps[l];
-        const plan_op *op = plan->ops + sg->first;
+        if (sample_group_at_key(pose, plan, sg, t, true)) continue;
         const uint32_t key = pose->group_key[sg->group];
-        if (!pose->group_has_u[sg->group]) {
-            for (uint32_t i = 0; i < sg->count; ++i, ++op)
-                anim_sample_key(op->sampler, key, t, true,
-                                channel_target(pose, op->node, op->path));
-            continue;
-        }
         for (uint32_t i = 0; i < sg->count; ++i)
             pose->use_matrix[sg->nodes[i]] = false; /* as channel_target */
         rotation_batch_group(sg->pairs + (size_t)key * sg->count, sg->count,
