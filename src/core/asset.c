@@ -376,8 +376,11 @@ vs_result asset_finalize(vs_asset *asset, vs_error *error)
     if ((r = asset_check_skin_data(asset, error)) != VS_OK) return r;
     if ((r = finalize_clips(asset, error)) != VS_OK) return r;
     if ((r = time_groups_build(asset, error)) != VS_OK) return r;
+    if ((r = collect_instances(asset, error)) != VS_OK) return r;
+    if ((r = joint_bounds_build(asset, error)) != VS_OK) return r;
+    /* Last, as they are optional: memory they take under the asset's limit
+     * can never be what an essential allocation above then lacks. */
     clip_plans_build(asset);
     skin_facts_build(asset);
-    if ((r = collect_instances(asset, error)) != VS_OK) return r;
-    return joint_bounds_build(asset, error);
+    return VS_OK;
 }

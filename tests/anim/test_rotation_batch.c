@@ -12,6 +12,7 @@
 #include "anim/rotation_batch.h"
 #include "anim/sample.h"
 #include "asset_fixture.h"
+#include "core/skin_facts.h"
 #include "core/time_groups.h"
 #include "test.h"
 
@@ -366,6 +367,71 @@ static void clips_are_planned_unless_a_target_repeats(void)
     vs_asset_free(b);
 }
 
+static vs_asset *load_with_memory(uint64_t bytes)
+{
+    vs_load_options options = {0};
+    options.limits.max_total_memory = bytes;
+    vs_asset *asset = NULL;
+    vs_error err;
+    vs_asset_load_file(VS_TEST_DATA "/gltf2/CesiumMan.gltf", &options, &asset,
+                       &err);
+    return asset;
+}
+
+/* Plans and kept skin facts are optional and built last: under the
+ * smallest memory limit that loads CesiumMan at all, there is no room left
+ * for them, and the asset samples (in order) and poses (testing its IBMs
+ * on the call) exactly as the fully planned one does. */
+static void assets_without_room_for_plans_still_pose_right(void)
+{
+    vs_asset *full = load_with_memory(0); /* the default limit */
+    CHECK(full != NULL);
+    if (!full) return;
+    CHECK(clip_plan_for(full, 0) != NULL && skin_facts_for(full, 0) != NULL);
+    uint64_t lo = 1, hi = 1u << 30; /* lo fails to load, hi loads */
+    while (hi - lo > 1) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        vs_asset *a = load_with_memory(mid);
+        if (a)
+            hi = mid;
+        else
+            lo = mid;
+        vs_asset_free(a);
+    }
+    vs_asset *tight = load_with_memory(hi);
+    CHECK(tight != NULL);
+    if (!tight) {
+        vs_asset_free(full);
+        return;
+    }
+    CHECK(clip_plan_for(tight, 0) == NULL);
+    CHECK(skin_facts_for(tight, 0) == NULL);
+    vs_pose *pa = NULL, *pb = NULL;
+    CHECK(vs_pose_create(full, &pa, NULL) == VS_OK);
+    CHECK(vs_pose_create(tight, &pb, NULL) == VS_OK);
+    const uint32_t joints = full->skins[0].joint_count;
+    float ja[16 * 64], jb[16 * 64];
+    CHECK(joints <= 64);
+    double worst = 0.0;
+    for (int i = 0; pa && pb && joints <= 64 && i < 100; ++i) {
+        const float t = 0.037f * (float)i;
+        CHECK(vs_pose_sample(pa, 0, t, VS_TIME_LOOP, NULL) == VS_OK);
+        CHECK(vs_pose_sample(pb, 0, t, VS_TIME_LOOP, NULL) == VS_OK);
+        vs_pose_update_world(pa);
+        vs_pose_update_world(pb);
+        CHECK(vs_pose_joint_matrices(pa, 0, -1, ja, NULL) == VS_OK);
+        CHECK(vs_pose_joint_matrices(pb, 0, -1, jb, NULL) == VS_OK);
+        for (uint32_t k = 0; k < 16 * joints; ++k)
+            worst = fmax(worst, fabs((double)ja[k] - jb[k]) /
+                                    (1.0 + fabs((double)jb[k])));
+    }
+    CHECK_MSG(worst <= 2e-6, "unplanned pose off by %.3g", worst);
+    vs_pose_free(pa);
+    vs_pose_free(pb);
+    vs_asset_free(tight);
+    vs_asset_free(full);
+}
+
 /* A broken clip that rotates one node twice: the later channel wins, as in
  * the plain path, even though the first one is LINEAR (batchable). */
 static void later_rotation_channel_still_wins(void)
@@ -400,6 +466,7 @@ int main(void)
     RUN(pose_sampling_matches_scalar_sampler);
     RUN(shared_key_times_are_searched_once);
     RUN(clips_are_planned_unless_a_target_repeats);
+    RUN(assets_without_room_for_plans_still_pose_right);
     RUN(later_rotation_channel_still_wins);
     return test_summary();
 }
