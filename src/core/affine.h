@@ -58,6 +58,36 @@ static inline void affine_mul(const float a[16], const float b[16],
 #endif
 }
 
+/* Rows 0-2 of affine_mul(a, b), row-major (12 floats), for affine a and
+ * b given by its rows 0-2 (row-major): the same products summed in the
+ * same order as affine_mul, so the same floats as its result transposed,
+ * without the transpose. */
+static inline void affine_mul_rows(const float a[16], const float b_rows[12],
+                                   float out[12])
+{
+#if defined(__SSE2__)
+    const __m128 b0 = _mm_loadu_ps(b_rows), b1 = _mm_loadu_ps(b_rows + 4),
+                 b2 = _mm_loadu_ps(b_rows + 8);
+    for (int r = 0; r < 3; ++r) {
+        /* + a's translation in the last column; + -0 elsewhere, which
+         * leaves every float as it is (where + 0 would turn -0 into +0). */
+        const __m128 t = _mm_setr_ps(-0.0f, -0.0f, -0.0f, a[12 + r]);
+        const __m128 sum = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(_mm_set1_ps(a[r]), b0),
+                       _mm_mul_ps(_mm_set1_ps(a[4 + r]), b1)),
+            _mm_mul_ps(_mm_set1_ps(a[8 + r]), b2));
+        _mm_storeu_ps(out + 4 * r, _mm_add_ps(sum, t));
+    }
+#else
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) {
+            float v = a[r] * b_rows[c] + a[4 + r] * b_rows[4 + c] +
+                      a[8 + r] * b_rows[8 + c];
+            out[4 * r + c] = c == 3 ? v + a[12 + r] : v;
+        }
+#endif
+}
+
 /* out = T * R * S (glTF 2.0 §3.5.3), inline for the world pass. Written out
  * rather than through glm_quat_mat4 so that a rotation that is not exactly
  * unit length still gives the normalized rotation. */

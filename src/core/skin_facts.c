@@ -7,7 +7,8 @@
 
 skin_facts skin_facts_of(const vs_skin *skin)
 {
-    skin_facts f = {true, xform_is_identity(skin->bind_shape_matrix, 0.0f)};
+    skin_facts f = {true, xform_is_identity(skin->bind_shape_matrix, 0.0f),
+                    NULL};
     const float *ibms = skin->inverse_bind_matrices;
     for (uint32_t j = 0; ibms && j < skin->joint_count; ++j)
         f.ibms_affine &= affine_is_affine(ibms + 16 * (size_t)j);
@@ -21,8 +22,21 @@ void skin_facts_build(vs_asset *asset)
     skin_facts *facts = asset_calloc(asset, asset->skin_count, sizeof *facts,
                                      NULL, "skin facts");
     if (!facts) return;
-    for (uint32_t s = 0; s < asset->skin_count; ++s)
-        facts[s] = skin_facts_of(&asset->skins[s]);
+    for (uint32_t s = 0; s < asset->skin_count; ++s) {
+        const vs_skin *skin = &asset->skins[s];
+        facts[s] = skin_facts_of(skin);
+        const float *ibms = skin->inverse_bind_matrices;
+        if (!facts[s].ibms_affine || !ibms) continue;
+        float *rows = asset_calloc(asset, skin->joint_count, 12 * sizeof *rows,
+                                   NULL, "skin facts");
+        if (!rows) continue; /* 3x4 matrices are transposed instead */
+        for (uint32_t j = 0; j < skin->joint_count; ++j)
+            for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 4; ++c)
+                    rows[12 * (size_t)j + 4 * r + c] =
+                        ibms[16 * (size_t)j + 4 * c + r];
+        facts[s].ibm_rows = rows;
+    }
     in->skin_facts = facts;
     in->skin_facts_skins = asset->skins;
     in->skin_fact_count = asset->skin_count;

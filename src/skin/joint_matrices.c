@@ -74,8 +74,19 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
     const bool bsm = !facts.bsm_identity, ibms_affine = facts.ibms_affine;
     const float *worlds = pose_worlds(pose);
     const float *ibms = sk->inverse_bind_matrices;
+    uint32_t j = 0;
+    if (pack_3x4 && facts.ibm_rows && !bsm && !relative)
+        /* Row by row from the IBMs' rows, kept at load: no transpose. J is
+         * affine exactly where G is (the IBM is affine and invertible); a
+         * joint whose G is not goes on below, which refuses it. */
+        for (; j < sk->joint_count; ++j) {
+            const float *g = worlds + 16 * (size_t)sk->joints[j];
+            if (!affine_is_affine(g)) break;
+            affine_mul_rows(g, facts.ibm_rows + 12 * (size_t)j,
+                            out + 12 * (size_t)j);
+        }
     float packed[16];
-    for (uint32_t j = 0; j < sk->joint_count; ++j) {
+    for (; j < sk->joint_count; ++j) {
         float *m = pack_3x4 ? packed : out + 16 * (size_t)j;
         const float *g = worlds + 16 * (size_t)sk->joints[j];
         if (!ibms)
