@@ -3,7 +3,6 @@
 
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/asset_internal.h"
 #include "core/time_groups.h"

@@ -4,10 +4,10 @@
  * of three floats), a LINEAR rotation (the slerp batch, with its key pairs
  * prepared: anim/rotation_batch.h) or anything else (anim_sample_key), and
  * the keys of the lerps and slerps of each time group side by side. The
- * plan orders the channels by kind, which is only the same as channel
- * order when no two channels drive the same node and path: a clip that does
- * (legal only in a broken file) gets no plan and is sampled channel by
- * channel, so the later channel still wins. */
+ * plan orders the channels by kind and time group, which comes to the same
+ * as channel order only when no two channels drive the same node and path: a
+ * clip that does (legal only in a broken file) gets no plan and is sampled
+ * channel by channel, so the later channel still wins. */
 #ifndef VS_ANIM_CLIP_PLANS_H
 #define VS_ANIM_CLIP_PLANS_H
 
@@ -61,9 +61,10 @@ typedef struct clip_plan {
     uint32_t lerp_group_count, slerp_group_count;
 } clip_plan;
 
-/* Plans every clip that can have one. Called by asset_finalize after the
- * time groups; a plan is an optimisation, so a clip whose plan would not
- * fit the memory limit is simply left without one. */
+/* Plans every clip that can have one. Called last by asset_finalize (after
+ * the time groups and everything essential): a plan is an optimisation, so
+ * a clip whose plan would not fit the memory limit is simply left without
+ * one. */
 void clip_plans_build(vs_asset *asset);
 
 /* The plan of clip c, or NULL (none, or the clip no longer is the one it

@@ -24,8 +24,9 @@ typedef struct skin_facts {
 /* The facts of one skin, computed now. */
 skin_facts skin_facts_of(const vs_skin *skin);
 
-/* Facts for every skin, kept with the asset. Called by asset_finalize; an
- * optimisation, so running out of memory just leaves the asset without. */
+/* Facts for every skin, kept with the asset. Called last by asset_finalize;
+ * an optimisation, so running out of memory just leaves the asset (or a
+ * skin's IBM rows) without. */
 void skin_facts_build(vs_asset *asset);
 
 /* The kept facts of skin s, or NULL (none kept, or the asset's skin array
