@@ -58,9 +58,27 @@ static inline void affine_mul(const float a[16], const float b[16],
 #endif
 }
 
-/* Rows 0-2 of affine_mul(a, b), row-major (12 floats), for affine a and
- * b given by its rows 0-2 (row-major): the same products summed in the
- * same order as affine_mul, so the same floats as its result transposed,
+/* Rows 0-2 of the column-major m, row-major (12 floats): the layout of a
+ * 3x4 joint matrix, and of an IBM for affine_mul_rows. */
+static inline void affine_rows(const float m[16], float out[12])
+{
+#if defined(__SSE2__)
+    __m128 c0 = _mm_loadu_ps(m), c1 = _mm_loadu_ps(m + 4),
+           c2 = _mm_loadu_ps(m + 8), c3 = _mm_loadu_ps(m + 12);
+    _MM_TRANSPOSE4_PS(c0, c1, c2, c3); /* c3, the last row, is dropped */
+    _mm_storeu_ps(out, c0);
+    _mm_storeu_ps(out + 4, c1);
+    _mm_storeu_ps(out + 8, c2);
+#else
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c)
+            out[4 * r + c] = m[4 * c + r];
+#endif
+}
+
+/* Rows 0-2 of affine_mul(a, b), row-major (12 floats), for affine b given
+ * by its rows 0-2 (affine_rows): the same products summed in the same
+ * order as affine_mul, so the same floats as affine_rows of its result,
  * without the transpose. */
 static inline void affine_mul_rows(const float a[16], const float b_rows[12],
                                    float out[12])
@@ -72,10 +90,10 @@ static inline void affine_mul_rows(const float a[16], const float b_rows[12],
         /* + a's translation in the last column; + -0 elsewhere, which
          * leaves every float as it is (where + 0 would turn -0 into +0). */
         const __m128 t = _mm_setr_ps(-0.0f, -0.0f, -0.0f, a[12 + r]);
-        const __m128 sum = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(_mm_set1_ps(a[r]), b0),
-                       _mm_mul_ps(_mm_set1_ps(a[4 + r]), b1)),
-            _mm_mul_ps(_mm_set1_ps(a[8 + r]), b2));
+        const __m128 sum =
+            _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(a[r]), b0),
+                                  _mm_mul_ps(_mm_set1_ps(a[4 + r]), b1)),
+                       _mm_mul_ps(_mm_set1_ps(a[8 + r]), b2));
         _mm_storeu_ps(out + 4 * r, _mm_add_ps(sum, t));
     }
 #else

@@ -31,10 +31,7 @@ void skin_facts_build(vs_asset *asset)
                                    NULL, "skin facts");
         if (!rows) continue; /* 3x4 matrices are transposed instead */
         for (uint32_t j = 0; j < skin->joint_count; ++j)
-            for (int r = 0; r < 3; ++r)
-                for (int c = 0; c < 4; ++c)
-                    rows[12 * (size_t)j + 4 * r + c] =
-                        ibms[16 * (size_t)j + 4 * c + r];
+            affine_rows(ibms + 16 * (size_t)j, rows + 12 * (size_t)j);
         facts[s].ibm_rows = rows;
     }
     in->skin_facts = facts;

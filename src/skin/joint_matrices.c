@@ -9,10 +9,6 @@
 #include "core/skin_facts.h"
 #include "core/xform.h"
 
-#if defined(__SSE2__)
-#include <xmmintrin.h>
-#endif
-
 /* out = a * b, affine-only when b is affine (exact for any a: the skipped
  * terms multiply the zeros of b's last row). */
 static void mul(const float a[16], const float b[16], float out[16])
@@ -105,20 +101,7 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
                              "vs_pose_joint_matrices",
                              asset->source_name, skin, j, (double)m[3],
                              (double)m[7], (double)m[11], (double)m[15]);
-        float *o = out + 12 * (size_t)j;
-#if defined(__SSE2__)
-        /* Rows 0..2 of the column-major matrix: one 4x4 transpose. */
-        __m128 c0 = _mm_loadu_ps(m), c1 = _mm_loadu_ps(m + 4),
-               c2 = _mm_loadu_ps(m + 8), c3 = _mm_loadu_ps(m + 12);
-        _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
-        _mm_storeu_ps(o, c0);
-        _mm_storeu_ps(o + 4, c1);
-        _mm_storeu_ps(o + 8, c2);
-#else
-        for (int row = 0; row < 3; ++row)
-            for (int col = 0; col < 4; ++col)
-                o[4 * row + col] = m[4 * col + row];
-#endif
+        affine_rows(m, out + 12 * (size_t)j);
     }
     return VS_OK;
 }
