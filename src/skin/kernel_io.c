@@ -55,6 +55,27 @@ bool kernel_io_streaming(kernel_io *io, uint32_t flags)
     return io->pos.nt || io->nrm.nt;
 }
 
+static void attr_at(kernel_attr *a, size_t first)
+{
+    /* An absent attribute's null pointers stay null. */
+    if (a->in) a->in += first * a->in_step;
+    if (a->out) a->out += first * a->out_step;
+}
+
+void kernel_io_at(const kernel_io *io, size_t first, kernel_io *at)
+{
+    *at = *io;
+    attr_at(&at->pos, first);
+    attr_at(&at->nrm, first);
+    attr_at(&at->tan, first);
+}
+
+void kernel_block_indices(size_t *vi, size_t n)
+{
+    for (size_t i = 0; i < KERNEL_BLOCK; ++i)
+        vi[i] = i < n ? i : n - 1;
+}
+
 void kernel_store_fence(void)
 {
 #if defined(__SSE2__)

@@ -127,13 +127,6 @@ STAGE_FN(stage_u16_float, uint16_t, float, 1.0f)
 typedef void (*stage_fn)(const vs_skin_stream *, const float *, size_t, size_t,
                          size_t, unsigned, kernel_scratch *);
 
-/* Joint index of influence element at. */
-static inline uint32_t stream_joint(const vs_skin_stream *s, size_t at)
-{
-    return s->u8_joints ? ((const uint8_t *)s->joints)[at]
-                        : ((const uint16_t *)s->joints)[at];
-}
-
 /* Whether the n weights from element at are exactly 1. Inlined into the
  * call with n a constant for full blocks, where the loops vectorise. */
 static inline bool weights_are_one_n(const vs_skin_stream *s, size_t at,
@@ -156,6 +149,35 @@ static bool weights_are_one(const vs_skin_stream *s, size_t at, size_t n)
 {
     return n == KERNEL_BLOCK ? weights_are_one_n(s, at, KERNEL_BLOCK)
                              : weights_are_one_n(s, at, n);
+}
+
+/* mp[i] = the palette matrix of influence element at + i, i < n, and the
+ * last one's beyond, up to KERNEL_BLOCK. Inlined with n a constant for
+ * full blocks, where the loops vectorise (a per-element format test and
+ * clamp kept them scalar). */
+static inline void point_n(const vs_skin_stream *s, const float *palette,
+                           size_t at, size_t n, const float **mp)
+{
+    if (s->u8_joints) {
+        const uint8_t *j = (const uint8_t *)s->joints + at;
+        for (size_t i = 0; i < n; ++i)
+            mp[i] = palette + (size_t)j[i] * 16;
+    } else {
+        const uint16_t *j = (const uint16_t *)s->joints + at;
+        for (size_t i = 0; i < n; ++i)
+            mp[i] = palette + (size_t)j[i] * 16;
+    }
+    for (size_t i = n; i < KERNEL_BLOCK; ++i)
+        mp[i] = mp[n - 1];
+}
+
+static void point_block(const vs_skin_stream *s, const float *palette,
+                        size_t at, size_t n, const float **mp)
+{
+    if (n == KERNEL_BLOCK)
+        point_n(s, palette, at, KERNEL_BLOCK, mp);
+    else
+        point_n(s, palette, at, n, mp);
 }
 
 static stage_fn stage_for(const vs_skin_stream *s)
@@ -203,12 +225,21 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             sc.idw[i] = idw;
         const kernel_stream_src src = {s->joints, s->weights, s->u8_joints,
                                        s->unorm16, palette};
+        /* Stream order visits consecutive vertices: relative indices set
+         * once per group and the attributes moved to each block
+         * (kernel_io_at); source order gathers through the stream's order. */
+        const bool source = job->order == VS_STREAM_ORDER_SOURCE;
+        if (!source) kernel_block_indices(sc.vi, KERNEL_BLOCK);
         for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
             const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
-            for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
-                size_t p = pos + (i < n ? i : n - 1);
-                sc.vi[i] =
-                    job->order == VS_STREAM_ORDER_SOURCE ? s->order[p] : p;
+            kernel_io at;
+            if (source) {
+                for (size_t i = 0; i < KERNEL_BLOCK; ++i)
+                    sc.vi[i] = s->order[pos + (i < n ? i : n - 1)];
+                at = io;
+            } else {
+                if (n < KERNEL_BLOCK) kernel_block_indices(sc.vi, n);
+                kernel_io_at(&io, pos, &at);
             }
             const size_t slot = pos - s->group_start[k];
             const size_t at0 = s->group_data[k] + slot * k;
@@ -219,11 +250,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                  * leaves, unless a neighbour too small for unorm16 was
                  * dropped): the vertex takes its joint's own matrix, read
                  * from the palette, with no blend. */
-                for (size_t i = 0; i < KERNEL_BLOCK; ++i)
-                    sc.mp[i] =
-                        palette +
-                        (size_t)stream_joint(s, at0 + (i < n ? i : n - 1)) * 16;
-                ops->transform_pointed(&io, sc.vi, n, sc.mp);
+                point_block(s, palette, at0, n, sc.mp);
+                ops->transform_pointed(&at, sc.vi, n, sc.mp);
                 continue;
             } else if (k <= KERNEL_MAX_STAGED) {
                 ops->blend_stream(n, k, &src, at0, sc.mat);
@@ -237,7 +265,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                     ops->blend(n, kc, sc.jm, sc.w, sc.idw, sc.mat, first > 0);
                 }
             }
-            ops->transform(&io, sc.vi, n, sc.mat);
+            ops->transform(&at, sc.vi, n, sc.mat);
         }
     }
     if (streaming) kernel_store_fence();

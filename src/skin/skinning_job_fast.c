@@ -86,7 +86,7 @@ static bool palette_is_finite(const vs_skinning_job *job)
 }
 
 static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
-                            const kernel_io *io, vs_error *error)
+                            const kernel_io *io_all, vs_error *error)
 {
     const size_t inf = job->influence_count;
     job_source src = {
@@ -107,11 +107,14 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
                                   inf <= KERNEL_MAX_STAGED &&
                                       palette_is_finite(job)};
 
+    kernel_block_indices(s.vi, KERNEL_BLOCK);
     for (size_t base = 0; base < job->vertex_count; base += KERNEL_BLOCK) {
         const size_t left = job->vertex_count - base;
         const size_t n = left < KERNEL_BLOCK ? left : KERNEL_BLOCK;
-        for (size_t i = 0; i < KERNEL_BLOCK; ++i)
-            s.vi[i] = base + (i < n ? i : n - 1);
+        if (n < KERNEL_BLOCK) kernel_block_indices(s.vi, n);
+        kernel_io at;
+        kernel_io_at(io_all, base, &at);
+        const kernel_io *io = &at;
         if (inf <= KERNEL_MAX_STAGED) {
             /* A bad joint index: the reference finishes from this block,
              * so the error and what was written before it are exactly its

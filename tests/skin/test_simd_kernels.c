@@ -4,6 +4,7 @@
  * weights, unweighted vertices, packed buffers and interleaved ones at odd,
  * unaligned offsets and strides. ISAs this CPU lacks are reported skipped
  * and must answer VS_ERROR_UNSUPPORTED. */
+#include <float.h>
 #include <stdint.h>
 
 #include "random_mesh.h"
@@ -402,6 +403,67 @@ static void odd_weight_sums_match_the_reference(void)
     free_mesh(&m);
 }
 
+/* One influence takes its joint's matrix or, for a weight that is not
+ * positive and finite, the identity: every such weight in full blocks and
+ * in the last partial one, positions and normals as the reference; and a
+ * bad index (behind a zero weight, in the partial block) fails as the
+ * reference does, with its vertices written before it. */
+static void one_influence_odd_weights_match_the_reference(void)
+{
+    enum { N = 200 };
+    mesh m = make_mesh(N, 1, 12);
+    static const struct {
+        size_t v;
+        float w;
+    } odd[] = {{3, -0.5f},    {64, NAN},    {65, INFINITY}, {66, -INFINITY},
+               {100, 0.0f},   {101, -0.0f}, {127, 1e-45f},  {150, FLT_MAX},
+               {191, 3e-39f}, {192, 0.0f},  {193, NAN},     {198, 7.0f},
+               {199, -1e-30f}};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; ++i)
+        m.weights[odd[i].v] = odd[i].w;
+    float *ref_pos = malloc(N * 12), *ref_nrm = malloc(N * 12);
+    float *pos = malloc(N * 12), *nrm = malloc(N * 12);
+    vs_skinning_job job = mesh_job(&m, ref_pos);
+    job.in_normals = m.nrm;
+    job.out_normals = ref_nrm;
+    for (int bad_index = 0; bad_index < 2; ++bad_index) {
+        if (bad_index) {
+            m.joints[195] = 12;
+            m.weights[195] = 0.0f;
+        }
+        vs_error ref_err, err;
+        memset(ref_pos, 0, N * 12);
+        memset(ref_nrm, 0, N * 12);
+        const vs_result want = vs_skinning_job_run_reference(&job, &ref_err);
+        CHECK(want == (bad_index ? VS_ERROR_INVALID : VS_OK));
+        vs_skinning_job fast = job;
+        fast.out_positions = pos;
+        fast.out_normals = nrm;
+        for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+            if (!vs_isa_supported(fast_isas[ii])) continue;
+            memset(pos, 0, N * 12);
+            memset(nrm, 0, N * 12);
+            fast.isa = fast_isas[ii];
+            CHECK(vs_skinning_job_run(&fast, &err) == want);
+            if (bad_index) CHECK(strcmp(err.message, ref_err.message) == 0);
+            size_t bad = 0, first = 0;
+            for (size_t i = 0; i < N * 3; ++i)
+                if (!close_to_reference(pos[i], ref_pos[i]) ||
+                    !close_to_reference(nrm[i], ref_nrm[i]))
+                    first = bad++ ? first : i / 3;
+            CHECK_MSG(bad == 0,
+                      "isa %s, bad index %d: %zu components differ, first at "
+                      "vertex %zu",
+                      vs_isa_name(fast_isas[ii]), bad_index, bad, first);
+        }
+    }
+    free(ref_pos);
+    free(ref_nrm);
+    free(pos);
+    free(nrm);
+    free_mesh(&m);
+}
+
 /* The joint matrices at every 4-byte offset in a 64-byte line: large jobs
  * read an aligned copy of a misaligned palette (kernel_aligned_palette),
  * which must give exactly the results of the palette read in place. */
@@ -477,6 +539,7 @@ int main(void)
     RUN(bad_joint_index_matches_the_reference);
     RUN(zero_weights_ignore_nan_matrices);
     RUN(odd_weight_sums_match_the_reference);
+    RUN(one_influence_odd_weights_match_the_reference);
     RUN(misaligned_palettes_give_the_same_results);
     RUN(strided_influences_give_the_same_results);
     return test_summary();
