@@ -49,13 +49,16 @@ test: build build-asan
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CI_SECONDS)
 
 # ThreadSanitizer: the concurrency stress test (many threads sharing one
-# asset) must be race-free.
+# asset), the pool (polling and sleeping workers) and the crowd must be
+# race-free.
 test-tsan: deps
 	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVS_TSAN=ON \
 	  -DVS_BUILD_BENCH=OFF
-	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_concurrent_stress
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_concurrent_stress \
+	  test_thread_pool test_crowd
 	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 \
-	  ctest --output-on-failure -R test_concurrent_stress
+	  ctest --output-on-failure \
+	  -R '^(test_concurrent_stress|test_thread_pool|test_crowd)$$'
 
 # libFuzzer: every harness for FUZZ_SECONDS; fails on any finding.
 fuzz: deps

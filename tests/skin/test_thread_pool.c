@@ -3,6 +3,7 @@
  * threads, many small calls in a row, nested and bad calls rejected. */
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "test.h"
 #include "vskin/vskin.h"
@@ -82,6 +83,44 @@ typedef struct nested_state {
     vs_context *ctx;
     atomic_int rejected, accepted;
 } nested_state;
+
+/* Calls back to back (idle workers still polling), after a pause longer
+ * than the pool's polling window (asleep) and in between, on a pool that
+ * polls (2 threads, where the machine has 2 CPUs) and on one too large to
+ * poll (64): every call sees its own job, none hangs. */
+static void test_calls_after_pauses(void)
+{
+    enum { N = 256, ROUNDS = 400 };
+    static atomic_int hits[N];
+    static const uint32_t counts[] = {2, 64};
+    static const long pauses_us[] = {0, 0, 20, 120, 0, 1000};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; ++c) {
+        vs_context *ctx = NULL;
+        vs_context_options o = {.thread_count = counts[c]};
+        CHECK(vs_context_create(&o, &ctx, NULL) == VS_OK);
+        int wrong = 0;
+        for (int round = 0; round < ROUNDS; ++round) {
+            const long us = pauses_us[round % 6];
+            if (us) {
+                struct timespec t = {0, us * 1000};
+                nanosleep(&t, NULL);
+            }
+            size_t count = 1 + (size_t)(round * 37 % N);
+            for (size_t i = 0; i < N; ++i)
+                atomic_init(&hits[i], 0);
+            visit_state s = {.hits = hits, .threads = counts[c]};
+            atomic_init(&s.bad_worker, 0);
+            CHECK(vs_context_parallel_for(ctx, count, 3, visit, &s, NULL) ==
+                  VS_OK);
+            for (size_t i = 0; i < N; ++i)
+                wrong += atomic_load(&hits[i]) != (i < count ? 1 : 0);
+            wrong += atomic_load(&s.bad_worker);
+        }
+        CHECK_MSG(wrong == 0, "%u threads: %d wrong visits over %d calls",
+                  counts[c], wrong, ROUNDS);
+        vs_context_free(ctx);
+    }
+}
 
 static void noop(void *user, size_t b, size_t e, uint32_t w)
 {
@@ -242,6 +281,7 @@ int main(void)
 {
     RUN(test_every_index_once);
     RUN(test_many_small_jobs);
+    RUN(test_calls_after_pauses);
     RUN(test_nested_call_rejected);
     RUN(test_bad_arguments);
     RUN(test_parallel_skinning_bit_identical);
