@@ -464,6 +464,84 @@ static void one_influence_odd_weights_match_the_reference(void)
     free_mesh(&m);
 }
 
+/* In place (docs/skinning.md: the same pointer and stride for in and out):
+ * every kernel, positions alone and with normals and tangents, packed and
+ * interleaved, equals the reference run on separate buffers. */
+static void in_place_matches_the_reference(void)
+{
+    enum { N = 300 };
+    mesh m = make_mesh(N, 3, 17);
+    float *ref_pos = malloc(N * 12), *ref_nrm = malloc(N * 12),
+          *ref_tan = malloc(N * 16);
+    /* Interleaved: position, normal, tangent per 40-byte vertex. */
+    float *inter = malloc(N * 40), *packed = malloc(N * 12 * 2 + N * 16);
+    for (int attrs = 0; attrs < 3; ++attrs) {
+        vs_skinning_job job = mesh_job(&m, ref_pos);
+        if (attrs >= 1) job.in_normals = m.nrm, job.out_normals = ref_nrm;
+        if (attrs >= 2) job.in_tangents = m.tan, job.out_tangents = ref_tan;
+        CHECK(vs_skinning_job_run_reference(&job, NULL) == VS_OK);
+        for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+            if (!vs_isa_supported(fast_isas[ii])) continue;
+            for (int layout = 0; layout < 2; ++layout) {
+                vs_skinning_job in = job;
+                in.isa = fast_isas[ii];
+                float *pos, *nrm, *tan;
+                size_t step;
+                if (layout == 0) {
+                    pos = packed, nrm = packed + N * 3, tan = packed + N * 6;
+                    step = 0;
+                } else {
+                    pos = inter, nrm = inter + 3, tan = inter + 6;
+                    step = 40;
+                }
+                for (size_t v = 0; v < N; ++v) {
+                    const size_t at = step ? v * 10 : v * 3;
+                    const size_t tat = step ? v * 10 : v * 4;
+                    memcpy(pos + at, m.pos + v * 3, 12);
+                    memcpy(nrm + at, m.nrm + v * 3, 12);
+                    memcpy(tan + tat, m.tan + v * 4, 16);
+                }
+                in.in_positions = in.out_positions = pos;
+                in.in_positions_stride = in.out_positions_stride = step;
+                if (attrs >= 1) {
+                    in.in_normals = in.out_normals = nrm;
+                    in.in_normals_stride = in.out_normals_stride = step;
+                }
+                if (attrs >= 2) {
+                    in.in_tangents = in.out_tangents = tan;
+                    in.in_tangents_stride = in.out_tangents_stride = step;
+                }
+                CHECK(vs_skinning_job_run(&in, NULL) == VS_OK);
+                size_t bad = 0;
+                for (size_t v = 0; v < N; ++v) {
+                    const size_t at = step ? v * 10 : v * 3;
+                    const size_t tat = step ? v * 10 : v * 4;
+                    for (int c = 0; c < 3; ++c) {
+                        bad += !close_to_reference(pos[at + c],
+                                                   ref_pos[v * 3 + c]);
+                        if (attrs >= 1)
+                            bad += !close_to_reference(nrm[at + c],
+                                                       ref_nrm[v * 3 + c]);
+                        if (attrs >= 2)
+                            bad += !close_to_reference(tan[tat + c],
+                                                       ref_tan[v * 4 + c]);
+                    }
+                }
+                CHECK_MSG(bad == 0,
+                          "isa %s, attributes %d, layout %d: %zu components "
+                          "differ",
+                          vs_isa_name(fast_isas[ii]), attrs, layout, bad);
+            }
+        }
+    }
+    free(ref_pos);
+    free(ref_nrm);
+    free(ref_tan);
+    free(inter);
+    free(packed);
+    free_mesh(&m);
+}
+
 /* The joint matrices at every 4-byte offset in a 64-byte line: large jobs
  * read an aligned copy of a misaligned palette (kernel_aligned_palette),
  * which must give exactly the results of the palette read in place. */
@@ -540,6 +618,7 @@ int main(void)
     RUN(zero_weights_ignore_nan_matrices);
     RUN(odd_weight_sums_match_the_reference);
     RUN(one_influence_odd_weights_match_the_reference);
+    RUN(in_place_matches_the_reference);
     RUN(misaligned_palettes_give_the_same_results);
     RUN(strided_influences_give_the_same_results);
     return test_summary();
