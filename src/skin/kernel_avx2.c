@@ -28,6 +28,7 @@
 #define VSUB(a, b) _mm256_sub_ps(a, b)
 #define VMUL(a, b) _mm256_mul_ps(a, b)
 #define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
+#define VFMS(a, b, c) _mm256_fmsub_ps(a, b, c)
 #define VRSQRT(a) avx2_rsqrt(a)
 #define VKEEP_IF_UNIT(x, len2)                                                 \
     _mm256_and_ps(                                                             \

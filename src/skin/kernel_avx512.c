@@ -27,6 +27,7 @@
 #define VSUB(a, b) _mm512_sub_ps(a, b)
 #define VMUL(a, b) _mm512_mul_ps(a, b)
 #define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+#define VFMS(a, b, c) _mm512_fmsub_ps(a, b, c)
 #define VRSQRT(a) avx512_rsqrt(a)
 #define VKEEP_IF_UNIT(x, len2)                                                 \
     _mm512_maskz_mov_ps(                                                       \

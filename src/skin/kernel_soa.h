@@ -2,6 +2,7 @@
  * per ISA inside that ISA's target region. The includer defines:
  *   W, V, NAME(x)          lanes, vector type, per-ISA name
  *   VADD VSUB VMUL VFMA(a, b, c) = a * b + c
+ *   VFMS(a, b, c) = a * b - c (optional: fused where the ISA has FMA)
  *   VRSQRT(x)              1 / sqrt(x) to about float precision
  *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
  *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
@@ -16,22 +17,39 @@
  * 1e19, or not finite) becomes zero, as the reference's zero / non-finite
  * length does. */
 
-static inline __attribute__((always_inline)) void NAME(normalize)(V *x, V *y,
-                                                                  V *z)
+/* (x, y, z) / its length, negated where det < 0 (the sign on the one
+ * reciprocal, not on each component: the same bits, two operations fewer);
+ * det = NULL: no sign. */
+static inline __attribute__((always_inline)) void
+NAME(normalize_signed)(V *x, V *y, V *z, const V *det)
 {
     V len2 = VFMA(*x, *x, VFMA(*y, *y, VMUL(*z, *z)));
     V inv = VRSQRT(len2);
+    if (det) inv = VNEG_IF_NEG(inv, *det);
     *x = VKEEP_IF_UNIT(VMUL(*x, inv), len2);
     *y = VKEEP_IF_UNIT(VMUL(*y, inv), len2);
     *z = VKEEP_IF_UNIT(VMUL(*z, inv), len2);
 }
 
-/* out = a x b, every operand split into its components. */
+static inline __attribute__((always_inline)) void NAME(normalize)(V *x, V *y,
+                                                                  V *z)
+{
+    NAME(normalize_signed)(x, y, z, NULL);
+}
+
+/* a * b - c, fused where the ISA has it (VFMS). */
+#ifndef VFMS
+#define VFMS(a, b, c) VSUB(VMUL(a, b), c)
+#endif
+
+/* out = a x b, every operand split into its components: with FMA two
+ * operations per component instead of three (the normal path is bound by
+ * its count of vector operations). */
 #define NAME_CROSS(ax, ay, az, bx, by, bz, ox, oy, oz)                         \
     do {                                                                       \
-        ox = VSUB(VMUL(ay, bz), VMUL(az, by));                                 \
-        oy = VSUB(VMUL(az, bx), VMUL(ax, bz));                                 \
-        oz = VSUB(VMUL(ax, by), VMUL(ay, bx));                                 \
+        ox = VFMS(ay, bz, VMUL(az, by));                                       \
+        oy = VFMS(az, bx, VMUL(ax, bz));                                       \
+        oz = VFMS(ax, by, VMUL(ay, bx));                                       \
     } while (0)
 
 static inline __attribute__((always_inline)) void
@@ -58,10 +76,7 @@ NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, kernel_mats mats,
         V nx = VFMA(n0x, x, VFMA(n1x, y, VMUL(n2x, z)));
         V ny = VFMA(n0y, x, VFMA(n1y, y, VMUL(n2y, z)));
         V nz = VFMA(n0z, x, VFMA(n1z, y, VMUL(n2z, z)));
-        nx = VNEG_IF_NEG(nx, det);
-        ny = VNEG_IF_NEG(ny, det);
-        nz = VNEG_IF_NEG(nz, det);
-        NAME(normalize)(&nx, &ny, &nz);
+        NAME(normalize_signed)(&nx, &ny, &nz, &det);
         store3(&io->nrm, vi, n, nx, ny, nz);
     }
     if (attrs & KERNEL_TANGENTS) {
