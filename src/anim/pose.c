@@ -11,6 +11,7 @@
 #include "anim/rotation_batch.h"
 #include "anim/sample.h"
 #include "core/affine.h"
+#include "core/anim_names.h"
 #include "core/error.h"
 #include "core/time_groups.h"
 #include "core/xform.h"
@@ -274,21 +275,6 @@ const float *vs_pose_morph_weights(const vs_pose *pose, uint32_t node,
 
 /* ----------------------------------------------------------------- sampling */
 
-static const char *path_name(vs_anim_path path)
-{
-    switch (path) {
-    case VS_PATH_TRANSLATION:
-        return "translation";
-    case VS_PATH_ROTATION:
-        return "rotation";
-    case VS_PATH_SCALE:
-        return "scale";
-    case VS_PATH_WEIGHTS:
-        return "weights";
-    }
-    return "?";
-}
-
 /* Checked before anything is written, so a bad clip leaves the pose as it
  * was. Loaders validate too; this keeps a hand-built asset from reading or
  * writing out of bounds. */
@@ -318,7 +304,7 @@ static vs_result check_clip(const vs_pose *pose, uint32_t c, vs_error *error)
                              "%s: animations[%u].channels[%u]: sampler %u has "
                              "%u components per key but nodes[%u].%s needs %u",
                              asset->source_name, c, k, ch->sampler,
-                             s->components, ch->node, path_name(ch->path),
+                             s->components, ch->node, anim_path_name(ch->path),
                              want);
     }
     return VS_OK;

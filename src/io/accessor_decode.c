@@ -9,11 +9,14 @@ size_t gltf_component_size(uint32_t component_type)
 {
     switch (component_type) {
     case GLTF_BYTE:
-    case GLTF_UNSIGNED_BYTE: return 1;
+    case GLTF_UNSIGNED_BYTE:
+        return 1;
     case GLTF_SHORT:
-    case GLTF_UNSIGNED_SHORT: return 2;
+    case GLTF_UNSIGNED_SHORT:
+        return 2;
     case GLTF_UNSIGNED_INT:
-    case GLTF_FLOAT: return 4;
+    case GLTF_FLOAT:
+        return 4;
     }
     return 0;
 }
@@ -23,9 +26,12 @@ static uint32_t matrix_rows(const gltf_accessor_desc *desc)
 {
     if (!desc->is_matrix) return 0;
     switch (desc->components) {
-    case 4: return 2;
-    case 9: return 3;
-    case 16: return 4;
+    case 4:
+        return 2;
+    case 9:
+        return 3;
+    case 16:
+        return 4;
     }
     return 0;
 }
@@ -71,7 +77,8 @@ bool gltf_accessor_fits(const gltf_accessor_desc *desc)
 static uint32_t read_le(const uint8_t *p, size_t size)
 {
     uint32_t v = 0;
-    for (size_t i = 0; i < size; ++i) v |= (uint32_t)p[i] << (8 * i);
+    for (size_t i = 0; i < size; ++i)
+        v |= (uint32_t)p[i] << (8 * i);
     return v;
 }
 
@@ -111,14 +118,17 @@ static float component_float(const uint8_t *p, uint32_t type, bool normalized)
 static uint32_t component_uint(const uint8_t *p, uint32_t type)
 {
     switch (type) {
-    case GLTF_BYTE: return (uint32_t)(int32_t)(int8_t)p[0];
-    case GLTF_SHORT: return (uint32_t)(int32_t)(int16_t)read_le(p, 2);
+    case GLTF_BYTE:
+        return (uint32_t)(int32_t)(int8_t)p[0];
+    case GLTF_SHORT:
+        return (uint32_t)(int32_t)(int16_t)read_le(p, 2);
     case GLTF_FLOAT: {
         float f = component_float(p, type, false);
         /* Truncate, clamping what uint32 cannot hold (and NaN) to 0. */
         return (f >= 0.0f && f < 4294967296.0f) ? (uint32_t)f : 0u;
     }
-    default: return read_le(p, gltf_component_size(type));
+    default:
+        return read_le(p, gltf_component_size(type));
     }
 }
 
@@ -131,36 +141,40 @@ static size_t component_offset(const gltf_accessor_desc *desc, uint32_t k,
     return (k / rows) * column_bytes(comp, rows) + (k % rows) * comp;
 }
 
-void gltf_decode_floats(const gltf_accessor_desc *desc, float *out)
+/* Every component of desc, in order, into fout as floats (normalized
+ * integers mapped as glTF says) or, when fout is NULL, into uout as
+ * unsigned integers; zeros when desc has no data (a view-less accessor). */
+static void decode(const gltf_accessor_desc *desc, float *fout, uint32_t *uout)
 {
     size_t n = (size_t)desc->count * desc->components;
     if (!desc->data) {
-        memset(out, 0, n * sizeof *out);
+        if (fout)
+            memset(fout, 0, n * sizeof *fout);
+        else
+            memset(uout, 0, n * sizeof *uout);
         return;
     }
     size_t comp = gltf_component_size(desc->component_type);
     size_t stride = desc->stride ? desc->stride : gltf_element_size(desc);
     for (uint32_t e = 0; e < desc->count; ++e) {
         const uint8_t *elem = desc->data + (size_t)e * stride;
-        for (uint32_t k = 0; k < desc->components; ++k)
-            *out++ = component_float(elem + component_offset(desc, k, comp),
-                                     desc->component_type, desc->normalized);
+        for (uint32_t k = 0; k < desc->components; ++k) {
+            const uint8_t *p = elem + component_offset(desc, k, comp);
+            if (fout)
+                *fout++ =
+                    component_float(p, desc->component_type, desc->normalized);
+            else
+                *uout++ = component_uint(p, desc->component_type);
+        }
     }
+}
+
+void gltf_decode_floats(const gltf_accessor_desc *desc, float *out)
+{
+    decode(desc, out, NULL);
 }
 
 void gltf_decode_uints(const gltf_accessor_desc *desc, uint32_t *out)
 {
-    size_t n = (size_t)desc->count * desc->components;
-    if (!desc->data) {
-        memset(out, 0, n * sizeof *out);
-        return;
-    }
-    size_t comp = gltf_component_size(desc->component_type);
-    size_t stride = desc->stride ? desc->stride : gltf_element_size(desc);
-    for (uint32_t e = 0; e < desc->count; ++e) {
-        const uint8_t *elem = desc->data + (size_t)e * stride;
-        for (uint32_t k = 0; k < desc->components; ++k)
-            *out++ = component_uint(elem + component_offset(desc, k, comp),
-                                    desc->component_type);
-    }
+    decode(desc, NULL, out);
 }

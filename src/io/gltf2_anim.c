@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/anim_names.h"
 #include "core/asset_internal.h"
 #include "io/gltf2_internal.h"
 
@@ -17,9 +18,6 @@ typedef struct sampler_use {
     uint32_t components; /* 0 = no channel uses it */
     vs_anim_path path;
 } sampler_use;
-
-static const char *const path_names[] = {"translation", "rotation", "scale",
-                                         "weights"};
 
 /* Reads one channel; *keep is false for channels vskin ignores. */
 static vs_result channel(gltf2_ctx *c, const cJSON *obj, const char *path,
@@ -46,15 +44,12 @@ static vs_result channel(gltf2_ctx *c, const cJSON *obj, const char *path,
         return r;
     if (!pname)
         return set_error(c->error, VS_ERROR_INVALID,
-                         "%s: %s.path: required string is missing", c->src,
-                         tp);
+                         "%s: %s.path: required string is missing", c->src, tp);
     /* §3.11: a channel without target.node may be ignored (extensions such
      * as KHR_animation_pointer target other things). */
     if (node < 0) return VS_OK;
-    int p = -1;
-    for (int k = 0; k < 4; ++k)
-        if (strcmp(pname, path_names[k]) == 0) p = k;
-    if (p < 0)
+    vs_anim_path p;
+    if (!anim_path_parse(pname, &p))
         return set_error(c->error, VS_ERROR_INVALID,
                          "%s: %s.path: \"%s\" is not translation, rotation, "
                          "scale or weights",
@@ -72,15 +67,15 @@ static vs_result channel(gltf2_ctx *c, const cJSON *obj, const char *path,
                              c->src, tp, node);
     }
     sampler_use *u = &use[sampler];
-    if (u->components && (u->components != components || u->path != (vs_anim_path)p))
+    if (u->components && (u->components != components || u->path != p))
         return set_error(c->error, VS_ERROR_INVALID,
                          "%s: %s.sampler: sampler %d is also used for a "
                          "different kind of target",
                          c->src, path, sampler);
     u->components = components;
-    u->path = (vs_anim_path)p;
-    *out = (vs_anim_channel){.node = (uint32_t)node, .path = (vs_anim_path)p,
-                             .sampler = (uint32_t)sampler};
+    u->path = p;
+    *out = (vs_anim_channel){
+        .node = (uint32_t)node, .path = p, .sampler = (uint32_t)sampler};
     *keep = true;
     return VS_OK;
 }
@@ -99,13 +94,7 @@ static vs_result sampler(gltf2_ctx *c, const cJSON *obj, const char *path,
                         &output)) != VS_OK ||
         (r = json_string(c, obj, "interpolation", path, "LINEAR", &interp)))
         return r;
-    if (strcmp(interp, "LINEAR") == 0)
-        s->interpolation = VS_INTERP_LINEAR;
-    else if (strcmp(interp, "STEP") == 0)
-        s->interpolation = VS_INTERP_STEP;
-    else if (strcmp(interp, "CUBICSPLINE") == 0)
-        s->interpolation = VS_INTERP_CUBICSPLINE;
-    else
+    if (!anim_interp_parse(interp, &s->interpolation))
         return set_error(c->error, VS_ERROR_INVALID,
                          "%s: %s.interpolation: \"%s\" is not LINEAR, STEP or "
                          "CUBICSPLINE",
@@ -118,8 +107,8 @@ static vs_result sampler(gltf2_ctx *c, const cJSON *obj, const char *path,
     /* Before the output (up to 3 x components values per key) is read. */
     if (s->key_count > asset_limits(c->asset)->max_keyframes)
         return set_error(c->error, VS_ERROR_LIMIT,
-                         "%s: %s: %u keyframes exceed the limit of %u",
-                         c->src, ref, s->key_count,
+                         "%s: %s: %u keyframes exceed the limit of %u", c->src,
+                         ref, s->key_count,
                          asset_limits(c->asset)->max_keyframes);
     /* §3.11: times are non-negative and strictly increasing. */
     for (uint32_t k = 0; k < s->key_count; ++k)
@@ -147,8 +136,7 @@ static vs_result sampler(gltf2_ctx *c, const cJSON *obj, const char *path,
             e.ctypes_normalized = GLTF2_CT_INTS;
         e.ctypes |= e.ctypes_normalized;
         e.count = s->key_count * (cubic ? 3u : 1u) * (weights ? per_key : 1u);
-        if ((uint64_t)s->key_count * (cubic ? 3u : 1u) * per_key >
-            UINT32_MAX)
+        if ((uint64_t)s->key_count * (cubic ? 3u : 1u) * per_key > UINT32_MAX)
             return set_error(c->error, VS_ERROR_LIMIT,
                              "%s: %s: too many output values", c->src, path);
     }
@@ -189,8 +177,10 @@ static vs_result animation(gltf2_ctx *c, const cJSON *obj, uint32_t i,
         return set_error(c->error, VS_ERROR_INVALID,
                          "%s: %s: channels and samplers must not be empty",
                          c->src, path);
-    vs_anim_channel *ch = asset_calloc(c->asset, nc, sizeof *ch, c->error, path);
-    vs_anim_sampler *sm = asset_calloc(c->asset, ns, sizeof *sm, c->error, path);
+    vs_anim_channel *ch =
+        asset_calloc(c->asset, nc, sizeof *ch, c->error, path);
+    vs_anim_sampler *sm =
+        asset_calloc(c->asset, ns, sizeof *sm, c->error, path);
     sampler_use *use = calloc(ns, sizeof *use);
     if (!ch || !sm || !use) {
         free(use);
@@ -212,7 +202,7 @@ static vs_result animation(gltf2_ctx *c, const cJSON *obj, uint32_t i,
                           "%s: %s.target: node %u %s is already animated by "
                           "another channel",
                           c->src, sub, ch[kept].node,
-                          path_names[ch[kept].path]);
+                          anim_path_name(ch[kept].path));
         if (r != VS_OK) break;
         kept += keep;
     }
@@ -238,8 +228,8 @@ vs_result gltf2_load_animations(gltf2_ctx *c)
     uint32_t n, i = 0;
     vs_result r = json_array(c, c->root, "animations", "", &arr, &n);
     if (r != VS_OK || n == 0) return r;
-    vs_clip *clips = asset_calloc(c->asset, n, sizeof *clips, c->error,
-                                  "animations");
+    vs_clip *clips =
+        asset_calloc(c->asset, n, sizeof *clips, c->error, "animations");
     if (!clips) return ERR(c);
     cJSON_ArrayForEach(e, arr)
     {

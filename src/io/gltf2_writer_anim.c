@@ -7,34 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/anim_names.h"
 #include "core/error.h"
 #include "io/gltf2_writer.h"
-
-static const char *path_name(vs_anim_path path)
-{
-    switch (path) {
-    case VS_PATH_TRANSLATION:
-        return "translation";
-    case VS_PATH_ROTATION:
-        return "rotation";
-    case VS_PATH_SCALE:
-        return "scale";
-    default:
-        return "weights";
-    }
-}
-
-static const char *interp_name(vs_interpolation interp)
-{
-    switch (interp) {
-    case VS_INTERP_STEP:
-        return "STEP";
-    case VS_INTERP_CUBICSPLINE:
-        return "CUBICSPLINE";
-    default:
-        return "LINEAR";
-    }
-}
 
 /* LINEAR and STEP rotation keys must be unit quaternions (the validator's
  * ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION); the runtime
@@ -123,10 +98,10 @@ static vs_result clip(gltf2w_ctx *c, uint32_t k, cJSON *anim)
             !cJSON_AddNumberToObject(smp, "input", inputs[ch->sampler]) ||
             !cJSON_AddNumberToObject(smp, "output", out) ||
             !cJSON_AddStringToObject(smp, "interpolation",
-                                     interp_name(s->interpolation)) ||
+                                     anim_interp_name(s->interpolation)) ||
             !cJSON_AddNumberToObject(chan, "sampler", i) ||
             !cJSON_AddNumberToObject(target, "node", ch->node) ||
-            !cJSON_AddStringToObject(target, "path", path_name(ch->path)))
+            !cJSON_AddStringToObject(target, "path", anim_path_name(ch->path)))
             r = gltf2w_oom(c, "animations");
     }
     free(inputs);

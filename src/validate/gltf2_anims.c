@@ -8,23 +8,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/anim_names.h"
 #include "validate/validate_internal.h"
 
 #define ERR VS_SEVERITY_ERROR
 #define WARN VS_SEVERITY_WARNING
 #define UNIT_TOLERANCE 0.00674f
 
-enum { P_T, P_R, P_S, P_W, P_NONE };
+/* The target's path as vs_anim_path's values, P_NONE when it has none
+ * that glTF defines. */
+enum {
+    P_T = VS_PATH_TRANSLATION,
+    P_R = VS_PATH_ROTATION,
+    P_S = VS_PATH_SCALE,
+    P_W = VS_PATH_WEIGHTS,
+    P_NONE
+};
 
 static int path_of(const cJSON *target)
 {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(target, "path");
-    if (!cJSON_IsString(p)) return P_NONE;
-    static const char *const names[] = {"translation", "rotation", "scale",
-                                        "weights"};
-    for (int i = 0; i < 4; ++i)
-        if (strcmp(p->valuestring, names[i]) == 0) return i;
-    return P_NONE;
+    vs_anim_path path;
+    if (!cJSON_IsString(p) || !anim_path_parse(p->valuestring, &path))
+        return P_NONE;
+    return (int)path;
 }
 
 static bool cubic(const cJSON *sampler)

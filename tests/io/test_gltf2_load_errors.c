@@ -21,13 +21,15 @@ static void build(fx_gltf *g, bool overrun)
     const float w[] = {1, 0, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0};
     const float id[] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float ibm3[48];
-    for (int i = 0; i < 48; ++i) ibm3[i] = id[i % 16];
+    for (int i = 0; i < 48; ++i)
+        ibm3[i] = id[i % 16];
     const float times[] = {0, 1}, tr[] = {0, 0, 0, 1, 0, 0};
     /* 0 POSITION, 1 JOINTS_0, 2 WEIGHTS_0, 3 IBM (2 joints) */
     fx_floats(g, pos, 3, 3, "VEC3", ",\"min\":[0,0,0],\"max\":[1,1,0]");
     fx_view_begin(g);
     const uint8_t j[] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
-    for (int i = 0; i < 12; ++i) fx_u8(&g->bin, j[i]);
+    for (int i = 0; i < 12; ++i)
+        fx_u8(&g->bin, j[i]);
     int jv = fx_view_end(g, 0);
     fx_accessor(g, jv, 5121, 3, "VEC4", "");
     fx_floats(g, w, 3, 4, "VEC4", "");
@@ -37,7 +39,8 @@ static void build(fx_gltf *g, bool overrun)
     fx_floats(g, ibm3, 3, 16, "MAT4", "");
     /* 6 JOINTS_0 where vertex 1 uses joint 5; 7 POSITION as VEC2 */
     fx_view_begin(g);
-    for (int i = 0; i < 12; ++i) fx_u8(&g->bin, i == 4 ? 5 : 0);
+    for (int i = 0; i < 12; ++i)
+        fx_u8(&g->bin, i == 4 ? 5 : 0);
     fx_accessor(g, fx_view_end(g, 0), 5121, 3, "VEC4", "");
     fx_floats(g, pos, 3, 2, "VEC2", ",\"min\":[0,0],\"max\":[1,1]");
     /* 8 animation input, 9 output; 10 POSITION past its view's end */
@@ -87,8 +90,8 @@ static void expect(const fx_gltf *g, parts p, vs_result code, const char *part)
     char *json = document(g, p);
     vs_asset *a = NULL;
     vs_error err;
-    vs_result r = vs_asset_load_memory(json, strlen(json), "bad.gltf", NULL,
-                                       &a, &err);
+    vs_result r =
+        vs_asset_load_memory(json, strlen(json), "bad.gltf", NULL, &a, &err);
     CHECK_MSG(r == code && (a == NULL) == (code != VS_OK),
               "want %d, got %d (%s)", (int)code, (int)r, err.message);
     CHECK_MSG(err.code == r, "error.code %d", (int)err.code);
@@ -119,39 +122,49 @@ static void broken_objects_name_their_path(void)
            "skins[0].joints[1]: index 9 is out of range (3 objects)");
     expect(&g, (parts){.skins = "[{\"joints\":[1,1]}]"}, INV,
            "skins[0].joints[1]: node 1 is already a joint of this skin");
-    expect(&g, (parts){.skins = "[{\"joints\":[1,2],\"inverseBindMatrices\":5}]"},
-           INV, "skins[0].inverseBindMatrices: accessor 5 has 3 elements but "
-                "the skin has 2 joints");
-    expect(&g, (parts){.skins = "[{\"joints\":[1,2],\"inverseBindMatrices\":0}]"},
+    expect(&g,
+           (parts){.skins = "[{\"joints\":[1,2],\"inverseBindMatrices\":5}]"},
+           INV,
+           "skins[0].inverseBindMatrices: accessor 5 has 3 elements but "
+           "the skin has 2 joints");
+    expect(&g,
+           (parts){.skins = "[{\"joints\":[1,2],\"inverseBindMatrices\":0}]"},
            INV, "skins[0].inverseBindMatrices: accessor 0 has 3 elements");
-    expect(&g, (parts){.skins = "[{\"joints\":[1,2],\"inverseBindMatrices\":1,"
-                                "\"skeleton\":0}]"},
+    expect(&g,
+           (parts){.skins = "[{\"joints\":[1,2],\"inverseBindMatrices\":1,"
+                            "\"skeleton\":0}]"},
            INV, "skins[0].inverseBindMatrices: accessor 1 has 3 elements");
-    expect(&g, (parts){.skins = "[{\"joints\":[1,2],\"inverseBindMatrices\":11}]"},
-           INV, "skins[0].inverseBindMatrices: accessor 11: matrix 1 is not "
-                "affine (last row 0.5 0 0 1)");
+    expect(&g,
+           (parts){.skins = "[{\"joints\":[1,2],\"inverseBindMatrices\":11}]"},
+           INV,
+           "skins[0].inverseBindMatrices: accessor 11: matrix 1 is not "
+           "affine (last row 0.5 0 0 1)");
     expect(&g, (parts){.skins = "[{\"joints\":[1,2],\"skeleton\":2}]"}, INV,
            "skins[0].skeleton: node 2 is not an ancestor of joint 0");
     expect(&g,
            (parts){.meshes = "[{\"primitives\":[{\"attributes\":{\"POSITION\":"
                              "0,\"JOINTS_0\":4,\"WEIGHTS_0\":2}}]}]"},
-           INV, "meshes[0].primitives[0].attributes.JOINTS_0: accessor 4 has "
-                "2 elements but the other attributes have 3");
+           INV,
+           "meshes[0].primitives[0].attributes.JOINTS_0: accessor 4 has "
+           "2 elements but the other attributes have 3");
     expect(&g,
            (parts){.meshes = "[{\"primitives\":[{\"attributes\":{\"POSITION\":"
                              "0,\"JOINTS_0\":6,\"WEIGHTS_0\":2}}]}]"},
-           INV, "meshes[0].primitives[0].attributes.JOINTS_0: vertex 1 uses "
-                "joint 5 but skins[0] (used by nodes[0]) has 2 joints");
+           INV,
+           "meshes[0].primitives[0].attributes.JOINTS_0: vertex 1 uses "
+           "joint 5 but skins[0] (used by nodes[0]) has 2 joints");
     expect(&g,
            (parts){.meshes = "[{\"primitives\":[{\"attributes\":{\"POSITION\":"
                              "7}}]}]"},
-           INV, "meshes[0].primitives[0].attributes.POSITION: accessor 7: "
-                "type VEC2 is not allowed here (expected VEC3)");
+           INV,
+           "meshes[0].primitives[0].attributes.POSITION: accessor 7: "
+           "type VEC2 is not allowed here (expected VEC3)");
     expect(&g,
            (parts){.meshes = "[{\"primitives\":[{\"attributes\":{\"POSITION\":"
                              "0,\"JOINTS_0\":2,\"WEIGHTS_0\":1}}]}]"},
-           INV, "attributes.JOINTS_0: accessor 2: componentType 5126 is not "
-                "allowed here");
+           INV,
+           "attributes.JOINTS_0: accessor 2: componentType 5126 is not "
+           "allowed here");
     expect(&g,
            (parts){.meshes = "[{\"primitives\":[{\"attributes\":{\"POSITION\":"
                              "0,\"JOINTS_0\":1}}]}]"},
@@ -164,36 +177,48 @@ static void broken_objects_name_their_path(void)
     expect(&g,
            (parts){.meshes = "[{\"primitives\":[{\"attributes\":{\"POSITION\":"
                              "0},\"indices\":8}]}]"},
-           INV, "meshes[0].primitives[0].indices: accessor 8: componentType "
-                "5126 is not allowed here");
+           INV,
+           "meshes[0].primitives[0].indices: accessor 8: componentType "
+           "5126 is not allowed here");
     expect(&g,
            (parts){.meshes = "[{\"weights\":[1,2],\"primitives\":[{"
                              "\"attributes\":{\"POSITION\":0}}]}]"},
-           INV, "meshes[0].weights: 2 weights but the primitives have 0 morph "
-                "targets");
-    expect(&g, (parts){.nodes = "[{\"mesh\":0},{\"children\":[2]},"
-                                "{\"children\":[1]}]",
-                       .skins = "[{\"joints\":[1]}]", .scenes = "[{}]"},
+           INV,
+           "meshes[0].weights: 2 weights but the primitives have 0 morph "
+           "targets");
+    expect(&g,
+           (parts){.nodes = "[{\"mesh\":0},{\"children\":[2]},"
+                            "{\"children\":[1]}]",
+                   .skins = "[{\"joints\":[1]}]",
+                   .scenes = "[{}]"},
            INV, "node hierarchy has a cycle");
-    expect(&g, (parts){.nodes = "[{\"mesh\":0,\"children\":[0]},{},{}]",
-                       .skins = "[{\"joints\":[1]}]", .scenes = "[{}]"},
+    expect(&g,
+           (parts){.nodes = "[{\"mesh\":0,\"children\":[0]},{},{}]",
+                   .skins = "[{\"joints\":[1]}]",
+                   .scenes = "[{}]"},
            INV, "nodes[0].children[0]: a node cannot be its own child");
-    expect(&g, (parts){.nodes = "[{\"mesh\":0,\"children\":[2]},"
-                                "{\"children\":[2]},{}]",
-                       .skins = "[{\"joints\":[1]}]"},
+    expect(&g,
+           (parts){.nodes = "[{\"mesh\":0,\"children\":[2]},"
+                            "{\"children\":[2]},{}]",
+                   .skins = "[{\"joints\":[1]}]"},
            INV, "nodes[2]: node has two parents (nodes[0] and nodes[1])");
-    expect(&g, (parts){.nodes = "[{\"mesh\":0,\"skin\":0,\"weights\":[1]},"
-                                "{\"children\":[2]},{}]"},
-           INV, "nodes[0].weights: 1 weights but meshes[0] has 0 morph "
-                "targets");
-    expect(&g, (parts){.nodes = "[{\"mesh\":0,\"skin\":0},{\"children\":[2],"
-                                "\"weights\":[1]},{}]"},
+    expect(&g,
+           (parts){.nodes = "[{\"mesh\":0,\"skin\":0,\"weights\":[1]},"
+                            "{\"children\":[2]},{}]"},
+           INV,
+           "nodes[0].weights: 1 weights but meshes[0] has 0 morph "
+           "targets");
+    expect(&g,
+           (parts){.nodes = "[{\"mesh\":0,\"skin\":0},{\"children\":[2],"
+                            "\"weights\":[1]},{}]"},
            INV, "nodes[1].weights: the node has no mesh");
-    expect(&g, (parts){.nodes = "[{\"mesh\":0,\"skin\":0,\"camera\":0},"
-                                "{\"children\":[2]},{}]"},
+    expect(&g,
+           (parts){.nodes = "[{\"mesh\":0,\"skin\":0,\"camera\":0},"
+                            "{\"children\":[2]},{}]"},
            INV, "nodes[0].camera: index 0 is out of range (0 objects)");
-    expect(&g, (parts){.nodes = "[{\"mesh\":0,\"skin\":0,\"children\":[1,1]},"
-                                "{\"children\":[2]},{}]"},
+    expect(&g,
+           (parts){.nodes = "[{\"mesh\":0,\"skin\":0,\"children\":[1,1]},"
+                            "{\"children\":[2]},{}]"},
            INV, "nodes[0].children[1]: node 1 is listed twice");
     expect(&g, (parts){.extra = ",\"samplers\":{}"}, INV,
            "samplers: must be an array");
@@ -207,20 +232,48 @@ static void broken_objects_name_their_path(void)
            (parts){.animations = "[{\"samplers\":[{\"input\":8,\"output\":9}],"
                                  "\"channels\":[{\"sampler\":0,\"target\":{"
                                  "\"node\":9,\"path\":\"translation\"}}]}]"},
-           INV, "animations[0].channels[0].target.node: index 9 is out of "
-                "range");
+           INV,
+           "animations[0].channels[0].target.node: index 9 is out of "
+           "range");
     expect(&g,
            (parts){.animations = "[{\"samplers\":[{\"input\":8,\"output\":0}],"
                                  "\"channels\":[{\"sampler\":0,\"target\":{"
                                  "\"node\":1,\"path\":\"translation\"}}]}]"},
-           INV, "animations[0].samplers[0].output: accessor 0: has 3 "
-                "elements, expected 2");
+           INV,
+           "animations[0].samplers[0].output: accessor 0: has 3 "
+           "elements, expected 2");
     expect(&g,
            (parts){.animations = "[{\"samplers\":[{\"input\":9,\"output\":9}],"
                                  "\"channels\":[{\"sampler\":0,\"target\":{"
                                  "\"node\":1,\"path\":\"scale\"}}]}]"},
-           INV, "animations[0].samplers[0].input: accessor 9: type VEC3 is "
-                "not allowed here");
+           INV,
+           "animations[0].samplers[0].input: accessor 9: type VEC3 is "
+           "not allowed here");
+    /* The names of paths and interpolations (core/anim_names.h). */
+    expect(&g,
+           (parts){.animations = "[{\"samplers\":[{\"input\":8,\"output\":9}],"
+                                 "\"channels\":[{\"sampler\":0,\"target\":{"
+                                 "\"node\":1,\"path\":\"position\"}}]}]"},
+           INV,
+           "animations[0].channels[0].target.path: \"position\" is not "
+           "translation, rotation, scale or weights");
+    expect(&g,
+           (parts){.animations = "[{\"samplers\":[{\"input\":8,\"output\":9,"
+                                 "\"interpolation\":\"CUBIC\"}],"
+                                 "\"channels\":[{\"sampler\":0,\"target\":{"
+                                 "\"node\":1,\"path\":\"scale\"}}]}]"},
+           INV,
+           "animations[0].samplers[0].interpolation: \"CUBIC\" is not "
+           "LINEAR, STEP or CUBICSPLINE");
+    expect(&g,
+           (parts){.animations = "[{\"samplers\":[{\"input\":8,\"output\":9}],"
+                                 "\"channels\":[{\"sampler\":0,\"target\":{"
+                                 "\"node\":1,\"path\":\"scale\"}},"
+                                 "{\"sampler\":0,\"target\":{"
+                                 "\"node\":1,\"path\":\"scale\"}}]}]"},
+           INV,
+           "animations[0].channels[1].target: node 1 scale is already "
+           "animated by another channel");
     expect(&g,
            (parts){.extra = ",\"extensionsUsed\":[\"KHR_draco_mesh_"
                             "compression\"],\"extensionsRequired\":["
@@ -307,8 +360,7 @@ static void every_truncated_glb_is_refused(void)
     uint8_t *glb = fx_glb(json, &g.bin, &size);
     vs_asset *a = NULL;
     vs_error err;
-    CHECK_MSG(vs_asset_load_memory(glb, size, "t.glb", NULL, &a, &err) ==
-                  VS_OK,
+    CHECK_MSG(vs_asset_load_memory(glb, size, "t.glb", NULL, &a, &err) == VS_OK,
               "%s", err.message);
     vs_asset_free(a);
     int refused = 0;
@@ -346,8 +398,8 @@ static void glb_container_rules(void)
     memcpy(longer + size, "extra", 5);
     vs_asset *a = NULL;
     vs_error err;
-    CHECK_MSG(vs_asset_load_memory(longer, size + 5, "x.glb", NULL, &a,
-                                   &err) == VS_OK,
+    CHECK_MSG(vs_asset_load_memory(longer, size + 5, "x.glb", NULL, &a, &err) ==
+                  VS_OK,
               "%s", err.message);
     vs_asset_free(a);
     free(longer);
@@ -365,8 +417,7 @@ static void glb_container_rules(void)
     glb = fx_glb(json, &shorter, &size);
     CHECK(vs_asset_load_memory(glb, size, "x.glb", NULL, &a, &err) ==
           VS_ERROR_INVALID);
-    CHECK(fx_message_is(err.message, "x.glb",
-                        "buffers[0].byteLength: ") &&
+    CHECK(fx_message_is(err.message, "x.glb", "buffers[0].byteLength: ") &&
           strstr(err.message, "is larger than the GLB BIN chunk"));
     free(glb);
     free(json);
@@ -383,8 +434,9 @@ static void limits_are_enforced(void)
     vs_load_options opt = {.limits.max_joints = 1};
     CHECK(vs_asset_load_memory(json, strlen(json), "lim.gltf", &opt, &a,
                                &err) == VS_ERROR_LIMIT);
-    CHECK(fx_message_is(err.message, "lim.gltf", "skins[0].joints: 2 joints "
-                                                 "exceed the limit of 1"));
+    CHECK(fx_message_is(err.message, "lim.gltf",
+                        "skins[0].joints: 2 joints "
+                        "exceed the limit of 1"));
     opt = (vs_load_options){.limits.max_buffer_size = 16};
     CHECK(vs_asset_load_memory(json, strlen(json), "lim.gltf", &opt, &a,
                                &err) == VS_ERROR_LIMIT);
