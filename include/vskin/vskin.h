@@ -662,10 +662,13 @@ typedef struct vs_skin_stream_desc {
 
 typedef struct vs_skin_stream vs_skin_stream;
 
-/* Immutable once built; may be shared by any number of threads. Influences
- * are sorted by weight (largest first), zero weights dropped, and vertices
- * grouped by their remaining influence count: stream position s holds the
- * source vertex vs_skin_stream_vertex_order(stream)[s].
+/* Immutable once built; may be shared by any number of threads. Zero
+ * weights are dropped and vertices grouped by their remaining influence
+ * count; within a group (of up to 8 influences), vertices with the same
+ * joints follow each other, eight at a time sharing one copy of the joints
+ * and skinned together from broadcast joint matrices (docs/skinning.md,
+ * "Chunks"). Stream position s holds the source vertex
+ * vs_skin_stream_vertex_order(stream)[s].
  * Errors: joint index >= joint_count (VS_ERROR_INVALID), a weight outside
  * [0, 1] for UNORM16 (VS_ERROR_INVALID), vertex_count >= 2^32 (LIMIT). */
 vs_result vs_skin_stream_create(const vs_skin_stream_desc *desc,

@@ -19,7 +19,8 @@ typedef bool (*slot_visit)(const vs_crowd_slot *slot, void *user);
 static bool slot_skinned(const vs_asset *asset, uint32_t node)
 {
     const vs_node *n = &asset->nodes[node];
-    return n->mesh >= 0 && n->skin >= 0 && (uint32_t)n->skin < asset->skin_count;
+    return n->mesh >= 0 && n->skin >= 0 &&
+           (uint32_t)n->skin < asset->skin_count;
 }
 
 static size_t walk_slots(const vs_asset *asset, bool normals, slot_visit visit,
@@ -133,10 +134,10 @@ static bool skin_slot(const vs_crowd_slot *slot, void *user)
         .out_normals = normals ? out + slot->normals_offset : NULL,
         .flags = job->flags,
     };
-    a->result = a->run->vertex_split
-                    ? vs_skinning_job_run_parallel(a->run->vertex_split, &sj,
-                                                   a->error)
-                    : vs_skinning_job_run(&sj, a->error);
+    a->result =
+        a->run->vertex_split
+            ? vs_skinning_job_run_parallel(a->run->vertex_split, &sj, a->error)
+            : vs_skinning_job_run(&sj, a->error);
     return a->result == VS_OK;
 }
 
@@ -167,8 +168,7 @@ static void run_instance(crowd_run *run, size_t index, float *joints)
     if (a.result != VS_OK) fail(run, index, &inner);
 }
 
-static void instance_task(void *user, size_t begin, size_t end,
-                          uint32_t worker)
+static void instance_task(void *user, size_t begin, size_t end, uint32_t worker)
 {
     crowd_run *run = user;
     float *joints = context_scratch_of(run->pool, worker);

@@ -234,7 +234,26 @@ KERNEL_INLINE bool avx2_job_sums_full(const float *w, const unsigned k,
 }
 #define KERNEL_JOB_SUMS_FULL(w, k, sum) avx2_job_sums_full(w, k, sum)
 
+/* W weights from element at of a chunk's weights (kernel_soa.h). */
+#define VSET1(x) _mm256_set1_ps(x)
+KERNEL_INLINE __m256 avx2_load_weights(const void *w, size_t at,
+                                       const bool unorm16)
+{
+    if (!unorm16) return _mm256_loadu_ps((const float *)w + at);
+    const __m128i q = _mm_loadu_si128(
+        (const __m128i *)(const void *)((const uint16_t *)w + at));
+    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(q)),
+                         _mm256_set1_ps(1.0f / 65535.0f));
+}
+
 #include "skin/kernel_soa.h"
+
+void kernel_avx2_transform_chunks(const kernel_io *io, const size_t *vi,
+                                  size_t n, unsigned k,
+                                  const kernel_chunk_src *src, size_t lane0)
+{
+    avx2_transform_chunks(io, vi, n, k, src, lane0);
+}
 
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -249,7 +268,8 @@ const kernel_ops *kernel_ops_avx2(void)
                                    avx2_transform,
                                    avx2_transform_pointed,
                                    avx2_blend_stream,
-                                   avx2_blend_job};
+                                   avx2_blend_job,
+                                   avx2_transform_chunks};
     return &ops;
 }
 

@@ -135,6 +135,9 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
     _mm512_store_ps(out, c);
 }
 
+/* Stream chunks are 8 vertices: this kernel takes the AVX2 one's
+ * (kernel_avx2_transform_chunks). */
+#define KERNEL_NO_CHUNKS
 #include "skin/kernel_soa.h"
 
 #if defined(__clang__)
@@ -150,7 +153,8 @@ const kernel_ops *kernel_ops_avx512(void)
                                    avx512_transform,
                                    avx512_transform_pointed,
                                    avx512_blend_stream,
-                                   avx512_blend_job};
+                                   avx512_blend_job,
+                                   kernel_avx2_transform_chunks};
     return &ops;
 }
 

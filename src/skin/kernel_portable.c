@@ -118,6 +118,26 @@ KERNEL_INLINE void portable_blend_vertex(const float *const *jm, const float *w,
     memcpy(out, acc, sizeof acc);
 }
 
+/* W weights from element at of a chunk's weights (kernel_soa.h). */
+KERNEL_INLINE pv pv_set1(float x)
+{
+    pv r;
+    for (int i = 0; i < 4; ++i)
+        r.v[i] = x;
+    return r;
+}
+#define VSET1(x) pv_set1(x)
+KERNEL_INLINE pv portable_load_weights(const void *w, size_t at,
+                                       const bool unorm16)
+{
+    pv r;
+    for (int i = 0; i < 4; ++i)
+        r.v[i] = unorm16
+                     ? (float)((const uint16_t *)w)[at + i] * (1.0f / 65535.0f)
+                     : ((const float *)w)[at + i];
+    return r;
+}
+
 #include "skin/kernel_soa.h"
 
 const kernel_ops *kernel_ops_portable(void)
@@ -127,6 +147,7 @@ const kernel_ops *kernel_ops_portable(void)
                                    portable_transform,
                                    portable_transform_pointed,
                                    portable_blend_stream,
-                                   portable_blend_job};
+                                   portable_blend_job,
+                                   portable_transform_chunks};
     return &ops;
 }

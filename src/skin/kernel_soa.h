@@ -10,6 +10,11 @@
  *                          4x4 at kernel_mat_at(mats, pointed, lane), lanes
  *                          = vertices
  *   load3(attr, vi, n, x, y, z) / store3(attr, vi, n, x, y, z)
+ *   VSET1(x)               x in every lane
+ *   NAME(load_weights)(w, at, unorm16)  W weights of a stream chunk from
+ *                          element at (unorm16: q / 65535, as the stream's
+ *                          other paths decode them); neither is needed
+ *                          with KERNEL_NO_CHUNKS (no transform_chunks)
  * The arithmetic is the reference's (vertex_transform.h) in float: the
  * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
  * tangent A itself, and both are normalised. A vector whose squared length
@@ -52,12 +57,12 @@ static inline __attribute__((always_inline)) void NAME(normalize)(V *x, V *y,
         oz = VFMS(ax, by, VMUL(ay, bx));                                       \
     } while (0)
 
+/* Transforms n vertices (vi) by their matrices m, structure-of-arrays:
+ * m[c * 3 + r] = row r of column c, lanes = vertices. */
 static inline __attribute__((always_inline)) void
-NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, kernel_mats mats,
-            const bool pointed, const unsigned attrs)
+NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
+              const unsigned attrs)
 {
-    V m[12];
-    load_mat(mats, pointed, m);
     V x, y, z;
     load3(&io->pos, vi, n, &x, &y, &z);
     V px = VFMA(m[0], x, VFMA(m[3], y, VFMA(m[6], z, m[9])));
@@ -95,6 +100,15 @@ NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, kernel_mats mats,
 }
 
 #undef NAME_CROSS
+
+static inline __attribute__((always_inline)) void
+NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, kernel_mats mats,
+            const bool pointed, const unsigned attrs)
+{
+    V m[12];
+    load_mat(mats, pointed, m);
+    NAME(xform_m)(io, vi, n, m, attrs);
+}
 
 /* Sub-blocks of W vertices; the attribute set becomes a constant in each
  * case so each specialisation has no attribute tests inside. */
@@ -514,3 +528,122 @@ static int NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
     }
 #undef NAME_CASE
 }
+
+#ifndef KERNEL_NO_CHUNKS
+/* Stream chunks (kernel_ops.transform_chunks): KERNEL_CHUNK vertices that
+ * share their k joints. Their matrices are built directly in
+ * structure-of-arrays form, m[c * 3 + r] = sum_j w_j * J_j[4c + r] with the
+ * joint entry broadcast and w_j the lanes' weights of slot j, which the
+ * chunk stores side by side: no matrix per vertex, no transpose (which
+ * with the per-vertex blend were most of a 4-influence job). A chunk of one
+ * influence whose weights are all exactly 1 takes the joint's entries as
+ * they are, as the per-vertex path's pointed matrices do. */
+static inline __attribute__((always_inline)) void
+NAME(chunk_matrix)(const float *const *jm, const void *w, size_t lane,
+                   unsigned k, const bool unorm16, const bool unit, V m[12])
+{
+    if (unit) {
+        KERNEL_UNROLL
+        for (int c = 0; c < 4; ++c)
+            KERNEL_UNROLL
+        for (int r = 0; r < 3; ++r)
+            m[c * 3 + r] = VSET1(jm[0][4 * c + r]);
+        return;
+    }
+    V wj = NAME(load_weights)(w, lane, unorm16);
+    KERNEL_UNROLL
+    for (int c = 0; c < 4; ++c)
+        KERNEL_UNROLL
+    for (int r = 0; r < 3; ++r)
+        m[c * 3 + r] = VMUL(wj, VSET1(jm[0][4 * c + r]));
+    for (unsigned j = 1; j < k; ++j) {
+        wj = NAME(load_weights)(w, j * KERNEL_CHUNK + lane, unorm16);
+        KERNEL_UNROLL
+        for (int c = 0; c < 4; ++c)
+            KERNEL_UNROLL
+        for (int r = 0; r < 3; ++r)
+            m[c * 3 + r] = VFMA(wj, VSET1(jm[j][4 * c + r]), m[c * 3 + r]);
+    }
+}
+
+/* Whether a one-influence chunk's KERNEL_CHUNK weights are all exactly 1:
+ * compared as 64-bit words (a loop over the lanes was 8 % of a
+ * one-influence chunk job). */
+static inline bool NAME(chunk_unit)(const void *w, const bool unorm16)
+{
+    enum { WORDS_F = KERNEL_CHUNK * 4 / 8, WORDS_U = KERNEL_CHUNK * 2 / 8 };
+    uint64_t words[WORDS_F];
+    const int count = unorm16 ? WORDS_U : WORDS_F;
+    const uint64_t one =
+        unorm16 ? UINT64_C(0xFFFFFFFFFFFFFFFF) : UINT64_C(0x3F8000003F800000);
+    memcpy(words, w, (size_t)count * sizeof *words);
+    uint64_t other = 0;
+    for (int i = 0; i < count; ++i)
+        other |= words[i] ^ one;
+    return !other;
+}
+
+static inline __attribute__((always_inline)) void
+NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
+                         unsigned k, const kernel_chunk_src *src, size_t lane0,
+                         const unsigned attrs)
+{
+    const bool unorm16 = src->unorm16;
+    for (size_t i = 0; i < n;) {
+        const size_t c = (lane0 + i) / KERNEL_CHUNK;
+        const size_t lane = (lane0 + i) % KERNEL_CHUNK;
+        const size_t count =
+            KERNEL_CHUNK - lane < n - i ? KERNEL_CHUNK - lane : n - i;
+        const float *jm[KERNEL_MAX_STAGED];
+        for (unsigned j = 0; j < k; ++j) {
+            const size_t at = c * k + j;
+            const size_t joint = src->u8_joints
+                                     ? ((const uint8_t *)src->joints)[at]
+                                     : ((const uint16_t *)src->joints)[at];
+            jm[j] = src->palette + 16 * joint;
+        }
+        const size_t w0 = c * k * KERNEL_CHUNK;
+        const void *w =
+            unorm16 ? (const void *)((const uint16_t *)src->weights + w0)
+                    : (const void *)((const float *)src->weights + w0);
+        const bool unit = k == 1 && NAME(chunk_unit)(w, unorm16);
+        for (size_t b = 0; b < count; b += W) {
+            const size_t m_n = count - b < W ? count - b : W;
+            V m[12];
+            NAME(chunk_matrix)(jm, w, lane + b, k, unorm16, unit, m);
+            /* A partial step's lanes past m_n read the last vertex again
+             * (what load3 / store3 expect of vi). */
+            const size_t *v = vi + i + b;
+            size_t pad[W];
+            if (m_n < W) {
+                for (size_t l = 0; l < W; ++l)
+                    pad[l] = v[l < m_n ? l : m_n - 1];
+                v = pad;
+            }
+            NAME(xform_m)(io, v, m_n, m, attrs);
+        }
+        i += count;
+    }
+}
+
+static void NAME(transform_chunks)(const kernel_io *io, const size_t *vi,
+                                   size_t n, unsigned k,
+                                   const kernel_chunk_src *src, size_t lane0)
+{
+    switch (io->attrs) {
+    case 0:
+        NAME(transform_chunks_a)(io, vi, n, k, src, lane0, 0);
+        break;
+    case KERNEL_NORMALS:
+        NAME(transform_chunks_a)(io, vi, n, k, src, lane0, KERNEL_NORMALS);
+        break;
+    case KERNEL_TANGENTS:
+        NAME(transform_chunks_a)(io, vi, n, k, src, lane0, KERNEL_TANGENTS);
+        break;
+    default:
+        NAME(transform_chunks_a)
+        (io, vi, n, k, src, lane0, KERNEL_NORMALS | KERNEL_TANGENTS);
+        break;
+    }
+}
+#endif /* KERNEL_NO_CHUNKS */

@@ -114,6 +114,19 @@ sse2_blend_vertex(const float *const *jm, const float *w, float scale,
     _mm_store_ps(out + 12, c3);
 }
 
+/* W weights from element at of a chunk's weights (kernel_soa.h). */
+#define VSET1(x) _mm_set1_ps(x)
+KERNEL_INLINE __m128 sse2_load_weights(const void *w, size_t at,
+                                       const bool unorm16)
+{
+    if (!unorm16) return _mm_loadu_ps((const float *)w + at);
+    const __m128i q = _mm_loadl_epi64(
+        (const __m128i *)(const void *)((const uint16_t *)w + at));
+    return _mm_mul_ps(
+        _mm_cvtepi32_ps(_mm_unpacklo_epi16(q, _mm_setzero_si128())),
+        _mm_set1_ps(1.0f / 65535.0f));
+}
+
 #include "skin/kernel_soa.h"
 
 #if defined(__clang__)
@@ -129,7 +142,8 @@ const kernel_ops *kernel_ops_sse2(void)
                                    sse2_transform,
                                    sse2_transform_pointed,
                                    sse2_blend_stream,
-                                   sse2_blend_job};
+                                   sse2_blend_job,
+                                   sse2_transform_chunks};
     return &ops;
 }
 

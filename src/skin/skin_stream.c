@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "skin/kernel.h"
 #include "skin/skin_stream_internal.h"
 
 #define MAX_SOURCE_INFLUENCES 1024u
@@ -128,34 +129,195 @@ void vs_skin_stream_free(vs_skin_stream *s)
     free(s->joints);
     free(s->weights);
     free(s->order);
+    free(s->chunk_count);
+    free(s->chunk_joints_at);
+    free(s->chunk_weights_at);
+    free(s->chunk_joints);
+    free(s->chunk_weights);
     free(s);
 }
 
-/* Pass 2: every vertex into its group slot. */
-static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
-                      influence *tmp, vs_error *error)
+/* A vertex of 1..KERNEL_MAX_STAGED kept influences, in joint order (then
+ * weight): vertices with equal joint lists share their chunks. */
+typedef struct vertex_record {
+    uint32_t v;
+    uint16_t k;
+    uint16_t joint[KERNEL_MAX_STAGED];
+    float weight[KERNEL_MAX_STAGED];
+} vertex_record;
+
+static int record_cmp(const void *pa, const void *pb)
 {
+    const vertex_record *a = pa, *b = pb;
+    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    for (unsigned i = 0; i < a->k; ++i)
+        if (a->joint[i] != b->joint[i])
+            return a->joint[i] < b->joint[i] ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+static bool same_joints(const vertex_record *a, const vertex_record *b)
+{
+    return a->k == b->k && !memcmp(a->joint, b->joint, a->k * sizeof *a->joint);
+}
+
+static void record_of(size_t v, const influence *tmp, int k, vertex_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->v = (uint32_t)v;
+    r->k = (uint16_t)k;
+    for (int i = 0; i < k; ++i) {
+        /* Insertion by joint, then weight: a canonical order. */
+        int at = i;
+        while (at > 0 && (r->joint[at - 1] > tmp[i].joint ||
+                          (r->joint[at - 1] == tmp[i].joint &&
+                           r->weight[at - 1] > tmp[i].weight))) {
+            r->joint[at] = r->joint[at - 1];
+            r->weight[at] = r->weight[at - 1];
+            --at;
+        }
+        r->joint[at] = tmp[i].joint;
+        r->weight[at] = tmp[i].weight;
+    }
+}
+
+static void put_joint(const vs_skin_stream *s, void *joints, size_t at,
+                      uint16_t joint)
+{
+    if (s->u8_joints)
+        ((uint8_t *)joints)[at] = (uint8_t)joint;
+    else
+        ((uint16_t *)joints)[at] = joint;
+}
+
+static void put_weight(const vs_skin_stream *s, void *weights, size_t at,
+                       float weight)
+{
+    if (s->unorm16)
+        ((uint16_t *)weights)[at] = (uint16_t)lrintf(weight * 65535.0f);
+    else
+        ((float *)weights)[at] = weight;
+}
+
+/* Runs of records with the same joints: each whole KERNEL_CHUNK of a run
+ * is a chunk. Counts them per influence count. */
+static void count_chunks(const vertex_record *rec, size_t count, size_t *chunks)
+{
+    for (size_t a = 0; a < count;) {
+        size_t b = a + 1;
+        while (b < count && same_joints(&rec[a], &rec[b]))
+            ++b;
+        chunks[rec[a].k] += (b - a) / KERNEL_CHUNK;
+        a = b;
+    }
+}
+
+/* The chunked groups from their sorted records: each run's whole chunks,
+ * then, after all of a group's chunks, its other vertices one by one. */
+static void emit_records(vs_skin_stream *s, const vertex_record *rec,
+                         size_t count)
+{
+    size_t chunk = 0, tail = 0;
+    for (size_t a = 0; a < count;) {
+        const uint32_t k = rec[a].k;
+        if (a == 0 || rec[a - 1].k != k) chunk = tail = 0;
+        size_t b = a + 1;
+        while (b < count && same_joints(&rec[a], &rec[b]))
+            ++b;
+        const size_t whole = (b - a) / KERNEL_CHUNK * KERNEL_CHUNK;
+        for (size_t i = a; i < b; ++i) {
+            const vertex_record *r = &rec[i];
+            if (i < a + whole) {
+                const size_t c = chunk + (i - a) / KERNEL_CHUNK;
+                const size_t lane = (i - a) % KERNEL_CHUNK;
+                s->order[s->group_start[k] + c * KERNEL_CHUNK + lane] = r->v;
+                for (uint32_t j = 0; j < k; ++j) {
+                    const size_t at = c * k + j;
+                    put_joint(s, s->chunk_joints, s->chunk_joints_at[k] + at,
+                              r->joint[j]);
+                    put_weight(s, s->chunk_weights,
+                               s->chunk_weights_at[k] + at * KERNEL_CHUNK +
+                                   lane,
+                               r->weight[j]);
+                }
+            } else {
+                s->order[skin_stream_tail_start(s, k) + tail] = r->v;
+                for (uint32_t j = 0; j < k; ++j) {
+                    const size_t at = s->group_data[k] + tail * k + j;
+                    put_joint(s, s->joints, at, r->joint[j]);
+                    put_weight(s, s->weights, at, r->weight[j]);
+                }
+                ++tail;
+            }
+        }
+        chunk += whole / KERNEL_CHUNK;
+        a = b;
+    }
+}
+
+/* Pass 2: vertices of 1..KERNEL_MAX_STAGED influences sorted by their
+ * joints into chunks and tails, the others (none kept, or more than the
+ * kernels stage at once) in source order, largest weight first. */
+static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
+                      const size_t *hist, influence *tmp, vs_error *error)
+{
+    size_t chunked = 0;
+    for (uint32_t k = 1; k <= s->max_k && k <= KERNEL_MAX_STAGED; ++k)
+        chunked += hist[k];
+    vertex_record *rec = malloc(chunked * sizeof *rec + 1);
     size_t *next = calloc(s->max_k + 1, sizeof *next);
-    if (!next)
+    if (!rec || !next) {
+        free(rec);
+        free(next);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "skin stream: out of memory");
+    }
+    size_t count = 0;
+    for (size_t v = 0; v < d->vertex_count; ++v) {
+        int k = read_vertex(d, v, s->unorm16, tmp, NULL);
+        if (k >= 1 && k <= KERNEL_MAX_STAGED)
+            record_of(v, tmp, k, &rec[count++]);
+    }
+    qsort(rec, count, sizeof *rec, record_cmp);
+    count_chunks(rec, count, s->chunk_count);
+    /* Offsets: chunks per group, then every group's own influences. */
+    for (uint32_t k = 0; k <= s->max_k; ++k) {
+        if (k < s->max_k) {
+            s->chunk_joints_at[k + 1] =
+                s->chunk_joints_at[k] + s->chunk_count[k] * k;
+            s->chunk_weights_at[k + 1] =
+                s->chunk_weights_at[k] + s->chunk_count[k] * k * KERNEL_CHUNK;
+        }
+        const size_t own = hist[k] - s->chunk_count[k] * KERNEL_CHUNK;
+        if (k < s->max_k) s->group_data[k + 1] = s->group_data[k] + own * k;
+        s->influence_total += own * k;
+        s->chunk_influences += s->chunk_count[k] * k;
+    }
+    const size_t jsize = s->u8_joints ? 1 : 2, wsize = s->unorm16 ? 2 : 4;
+    s->joints = malloc(s->influence_total * jsize + 1);
+    s->weights = malloc(s->influence_total * wsize + 1);
+    s->chunk_joints = malloc(s->chunk_influences * jsize + 1);
+    s->chunk_weights =
+        calloc(s->chunk_influences * KERNEL_CHUNK + KERNEL_CHUNK_PAD, wsize);
+    if (!s->joints || !s->weights || !s->chunk_joints || !s->chunk_weights) {
+        free(rec);
+        free(next);
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "skin stream: out of memory");
+    }
+    emit_records(s, rec, count);
+    free(rec);
     for (uint32_t k = 0; k <= s->max_k; ++k)
         next[k] = s->group_start[k];
     for (size_t v = 0; v < d->vertex_count; ++v) {
         int k = read_vertex(d, v, s->unorm16, tmp, NULL);
+        if (k >= 1 && k <= KERNEL_MAX_STAGED) continue;
         size_t pos = next[k]++;
         s->order[pos] = (uint32_t)v;
         size_t at = s->group_data[k] + (pos - s->group_start[k]) * (size_t)k;
         for (int i = 0; i < k; ++i) {
-            if (s->u8_joints)
-                ((uint8_t *)s->joints)[at + i] = (uint8_t)tmp[i].joint;
-            else
-                ((uint16_t *)s->joints)[at + i] = tmp[i].joint;
-            if (s->unorm16)
-                ((uint16_t *)s->weights)[at + i] =
-                    (uint16_t)lrintf(tmp[i].weight * 65535.0f);
-            else
-                ((float *)s->weights)[at + i] = tmp[i].weight;
+            put_joint(s, s->joints, at + i, tmp[i].joint);
+            put_weight(s, s->weights, at + i, tmp[i].weight);
         }
     }
     free(next);
@@ -194,23 +356,22 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     s->u8_joints = d->joint_count <= 256;
     s->unorm16 = unorm16;
     s->raw = (d->flags & VS_SKIN_RAW_WEIGHTS) != 0;
-    s->group_start = calloc(s->max_k + 2, sizeof *s->group_start);
-    s->group_data = calloc(s->max_k + 1, sizeof *s->group_data);
-    for (uint32_t k = 0; k <= s->max_k; ++k) {
-        s->group_start[k + 1] = s->group_start[k] + hist[k];
-        if (k < s->max_k) s->group_data[k + 1] = s->group_data[k] + hist[k] * k;
-        s->influence_total += hist[k] * k;
-    }
-    s->joints = malloc(s->influence_total * (s->u8_joints ? 1 : 2) + 1);
-    s->weights = malloc(s->influence_total * (unorm16 ? 2 : 4) + 1);
+    const size_t groups = s->max_k + 1;
+    s->group_start = calloc(groups + 1, sizeof *s->group_start);
+    s->group_data = calloc(groups, sizeof *s->group_data);
+    s->chunk_count = calloc(groups, sizeof *s->chunk_count);
+    s->chunk_joints_at = calloc(groups, sizeof *s->chunk_joints_at);
+    s->chunk_weights_at = calloc(groups, sizeof *s->chunk_weights_at);
     s->order = malloc(d->vertex_count * sizeof *s->order + 1);
-    if (!s->group_start || !s->group_data || !s->joints || !s->weights ||
-        !s->order) {
+    if (!s->group_start || !s->group_data || !s->chunk_count ||
+        !s->chunk_joints_at || !s->chunk_weights_at || !s->order) {
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY,
                       "skin stream: out of memory");
         goto done;
     }
-    r = fill(s, d, tmp, error);
+    for (uint32_t k = 0; k <= s->max_k; ++k)
+        s->group_start[k + 1] = s->group_start[k] + hist[k];
+    r = fill(s, d, hist, tmp, error);
 done:
     free(tmp);
     free(hist);
@@ -231,8 +392,9 @@ size_t vs_skin_stream_vertex_count(const vs_skin_stream *s)
 double vs_skin_stream_bytes_per_vertex(const vs_skin_stream *s)
 {
     if (!s || !s->vertex_count) return 0.0;
-    double bytes = (double)s->influence_total *
-                   ((s->u8_joints ? 1 : 2) + (s->unorm16 ? 2 : 4));
+    const double jsize = s->u8_joints ? 1 : 2, wsize = s->unorm16 ? 2 : 4;
+    double bytes = (double)s->influence_total * (jsize + wsize) +
+                   (double)s->chunk_influences * (jsize + KERNEL_CHUNK * wsize);
     return bytes / (double)s->vertex_count;
 }
 

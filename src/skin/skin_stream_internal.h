@@ -5,25 +5,42 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "skin/kernel.h"
 #include "vskin/vskin.h"
 
 /* Vertices with k kept influences occupy stream positions
- * [group_start[k], group_start[k + 1]); their joints / weights start at
- * element group_data[k] of joints / weights, k per vertex, largest weight
- * first. */
+ * [group_start[k], group_start[k + 1]). A group of 1..KERNEL_MAX_STAGED
+ * influences starts with chunk_count[k] chunks of KERNEL_CHUNK vertices
+ * that share their joints (kernel.h: kernel_chunk_src), whose joints start
+ * at element chunk_joints_at[k] of chunk_joints and weights at
+ * chunk_weights_at[k] of chunk_weights; the group's other vertices, from
+ * tail_start(k), have their own joints / weights from element
+ * group_data[k] of joints / weights, k per vertex. */
 struct vs_skin_stream {
     size_t vertex_count;
     uint32_t joint_count;
     uint32_t max_k;
-    bool u8_joints;      /* else u16 */
-    bool unorm16;        /* else float */
-    bool raw;            /* VS_SKIN_RAW_WEIGHTS */
-    size_t *group_start; /* max_k + 2 entries */
-    size_t *group_data;  /* max_k + 1 entries */
-    size_t influence_total;
+    bool u8_joints;         /* else u16 */
+    bool unorm16;           /* else float */
+    bool raw;               /* VS_SKIN_RAW_WEIGHTS */
+    size_t *group_start;    /* max_k + 2 entries */
+    size_t *group_data;     /* max_k + 1 entries */
+    size_t influence_total; /* in joints / weights (the tails) */
     void *joints;
     void *weights;
     uint32_t *order;
+    /* max_k + 1 entries each */
+    size_t *chunk_count, *chunk_joints_at, *chunk_weights_at;
+    size_t chunk_influences; /* chunk joints in all; weights: x KERNEL_CHUNK */
+    void *chunk_joints;
+    void *chunk_weights; /* + KERNEL_CHUNK_PAD elements */
 };
+
+/* The first stream position of group k's vertices outside its chunks. */
+static inline size_t skin_stream_tail_start(const struct vs_skin_stream *s,
+                                            uint32_t k)
+{
+    return s->group_start[k] + s->chunk_count[k] * KERNEL_CHUNK;
+}
 
 #endif

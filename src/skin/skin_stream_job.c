@@ -180,6 +180,29 @@ static void point_block(const vs_skin_stream *s, const float *palette,
         point_n(s, palette, at, n, mp);
 }
 
+/* The attribute indices of stream positions [pos, pos + n): the stream's
+ * order (source order, *at = io), or relative ones with *at moved to pos
+ * (stream order; written only when vi does not already hold them for a
+ * full block, *full says whether it does: 64 stores per block were about a
+ * tenth of a one-influence job). vi[n..KERNEL_BLOCK) repeat vi[n - 1]. */
+static void block_indices(const vs_skin_stream *s, const kernel_io *io,
+                          bool source, size_t pos, size_t n, size_t *vi,
+                          bool *full, kernel_io *at)
+{
+    if (source) {
+        for (size_t i = 0; i < KERNEL_BLOCK; ++i)
+            vi[i] = s->order[pos + (i < n ? i : n - 1)];
+        *at = *io;
+        *full = false;
+        return;
+    }
+    if (n < KERNEL_BLOCK || !*full) {
+        kernel_block_indices(vi, n);
+        *full = n == KERNEL_BLOCK;
+    }
+    kernel_io_at(io, pos, at);
+}
+
 static stage_fn stage_for(const vs_skin_stream *s)
 {
     if (s->u8_joints) return s->unorm16 ? stage_u8_unorm : stage_u8_float;
@@ -214,10 +237,37 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         job->joint_matrices, s->joint_count, job->vertex_count, &copy);
     const stage_fn stage = stage_for(s);
     const size_t end = job->first_vertex + job->vertex_count;
+    /* Stream order visits consecutive vertices: relative indices and the
+     * attributes moved to each block (kernel_io_at); source order gathers
+     * through the stream's order. */
+    const bool source = job->order == VS_STREAM_ORDER_SOURCE;
+    bool full = false; /* sc.vi holds a full block's relative indices */
     for (uint32_t k = 0; k <= s->max_k && job->vertex_count; ++k) {
+        /* The group's chunks first, [lo, tail) of it in this range. */
+        const size_t tail = skin_stream_tail_start(s, k);
         size_t lo = s->group_start[k], hi = s->group_start[k + 1];
         if (lo < job->first_vertex) lo = job->first_vertex;
         if (hi > end) hi = end;
+        const kernel_chunk_src chunks = {
+            s->u8_joints ? (const void *)((const uint8_t *)s->chunk_joints +
+                                          s->chunk_joints_at[k])
+                         : (const void *)((const uint16_t *)s->chunk_joints +
+                                          s->chunk_joints_at[k]),
+            s->unorm16 ? (const void *)((const uint16_t *)s->chunk_weights +
+                                        s->chunk_weights_at[k])
+                       : (const void *)((const float *)s->chunk_weights +
+                                        s->chunk_weights_at[k]),
+            s->u8_joints, s->unorm16, palette};
+        for (size_t pos = lo; pos < hi && pos < tail; pos += KERNEL_BLOCK) {
+            const size_t stop = hi < tail ? hi : tail;
+            const size_t n =
+                stop - pos < KERNEL_BLOCK ? stop - pos : KERNEL_BLOCK;
+            kernel_io at;
+            block_indices(s, &io, source, pos, n, sc.vi, &full, &at);
+            ops->transform_chunks(&at, sc.vi, n, k, &chunks,
+                                  pos - s->group_start[k]);
+        }
+        if (lo < tail) lo = tail;
         /* An unskinned vertex keeps its input under normalised weights and
          * collapses to the origin under raw ones, as in the reference. */
         const float idw = k == 0 && !s->raw ? 1.0f : 0.0f;
@@ -225,23 +275,11 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             sc.idw[i] = idw;
         const kernel_stream_src src = {s->joints, s->weights, s->u8_joints,
                                        s->unorm16, palette};
-        /* Stream order visits consecutive vertices: relative indices set
-         * once per group and the attributes moved to each block
-         * (kernel_io_at); source order gathers through the stream's order. */
-        const bool source = job->order == VS_STREAM_ORDER_SOURCE;
-        if (!source) kernel_block_indices(sc.vi, KERNEL_BLOCK);
         for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
             const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
             kernel_io at;
-            if (source) {
-                for (size_t i = 0; i < KERNEL_BLOCK; ++i)
-                    sc.vi[i] = s->order[pos + (i < n ? i : n - 1)];
-                at = io;
-            } else {
-                if (n < KERNEL_BLOCK) kernel_block_indices(sc.vi, n);
-                kernel_io_at(&io, pos, &at);
-            }
-            const size_t slot = pos - s->group_start[k];
+            block_indices(s, &io, source, pos, n, sc.vi, &full, &at);
+            const size_t slot = pos - tail;
             const size_t at0 = s->group_data[k] + slot * k;
             if (k == 0) {
                 ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
