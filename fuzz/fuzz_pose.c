@@ -1,15 +1,61 @@
 /* libFuzzer harness for the whole path, not just parsing: load (any format),
  * then for a few clips and times sample a pose, update world matrices, build
- * every skin's joint matrices (world and skeleton space) and skin every
- * primitive of every mesh instance. Anything the loader accepted must pose
- * and skin without reading outside an array. */
+ * every skin's joint matrices (world and skeleton space), skin every
+ * primitive of every mesh instance, and build and run a prepared stream
+ * (vs_skin_stream) of each skinned primitive. Anything the loader accepted
+ * must pose and skin without reading outside an array. */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { MAX_CLIPS = 3, MAX_INSTANCES = 8, MAX_PRIMITIVES = 4 };
 
-static void skin_everything(vs_pose *pose, const vs_asset *asset)
+/* A prepared stream of the primitive's influences (weight format and raw
+ * weights varying with round), run in both orders over two ranges. */
+static void stream_primitive(const vs_primitive *prim, const float *matrices,
+                             uint32_t joint_count, uint32_t round)
+{
+    if (!prim->joints || !prim->weights || !prim->influence_count ||
+        !prim->vertex_count)
+        return;
+    vs_skin_stream_desc desc = {.vertex_count = prim->vertex_count,
+                                .influence_count = prim->influence_count,
+                                .joint_count = joint_count,
+                                .joints = prim->joints,
+                                .weights = prim->weights,
+                                .flags = (round & 1) ? VS_SKIN_RAW_WEIGHTS : 0,
+                                .weight_format = (round & 2)
+                                                     ? VS_SKIN_WEIGHTS_FLOAT
+                                                     : VS_SKIN_WEIGHTS_UNORM16};
+    vs_skin_stream *stream = NULL;
+    vs_error error;
+    if (vs_skin_stream_create(&desc, &stream, &error) != VS_OK) return;
+    const size_t n = prim->vertex_count;
+    float *out = malloc(n * 6 * sizeof *out);
+    if (!out) abort();
+    vs_skin_stream_job job = {.stream = stream,
+                              .joint_matrices = matrices,
+                              .in_positions = prim->positions,
+                              .out_positions = out,
+                              .in_normals = prim->normals,
+                              .out_normals =
+                                  prim->normals ? out + n * 3 : NULL};
+    const size_t cut = n / 3;
+    for (uint32_t order = 0; order < 2; ++order) {
+        job.order = order;
+        job.first_vertex = 0;
+        job.vertex_count = cut;
+        vs_skin_stream_job_run(&job, &error);
+        job.first_vertex = cut;
+        job.vertex_count = n - cut;
+        vs_skin_stream_job_run(&job, &error);
+    }
+    free(out);
+    vs_skin_stream_free(stream);
+}
+
+static void skin_everything(vs_pose *pose, const vs_asset *asset,
+                            uint32_t round)
 {
     vs_error error;
     vs_pose_update_world(pose);
@@ -28,15 +74,27 @@ static void skin_everything(vs_pose *pose, const vs_asset *asset)
         for (uint32_t p = 0; p < mesh->primitive_count && p < MAX_PRIMITIVES;
              ++p) {
             /* Alternate spaces and methods so both blends see hostile input. */
-            vs_pose_mesh_options options = {
-                0, (vs_skin_space)(p & 1),
-                (p & 2) ? VS_SKIN_DUAL_QUATERNION : VS_SKIN_LINEAR};
+            vs_pose_mesh_options options = {0, (vs_skin_space)(p & 1),
+                                            (p & 2) ? VS_SKIN_DUAL_QUATERNION
+                                                    : VS_SKIN_LINEAR};
             vs_posed_primitive posed;
             memset(&posed, 0, sizeof posed);
             if (vs_pose_mesh_primitive(pose, node, p, &options, &posed,
                                        &error) == VS_OK)
                 vs_posed_primitive_free(&posed);
         }
+        const int32_t skin = asset->nodes[node].skin;
+        if (skin < 0) continue;
+        const uint32_t count = asset->skins[skin].joint_count;
+        float *matrices = malloc((count ? count : 1) * 16 * sizeof *matrices);
+        if (!matrices) abort();
+        if (vs_pose_joint_matrices(pose, (uint32_t)skin, -1, matrices,
+                                   &error) == VS_OK)
+            for (uint32_t p = 0;
+                 p < mesh->primitive_count && p < MAX_PRIMITIVES; ++p)
+                stream_primitive(&mesh->primitives[p], matrices, count,
+                                 round + p);
+        free(matrices);
     }
 }
 
@@ -50,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vs_asset_free(asset);
         return 0;
     }
-    skin_everything(pose, asset); /* rest pose */
+    skin_everything(pose, asset, 0); /* rest pose */
     for (uint32_t c = 0; c < asset->clip_count && c < MAX_CLIPS; ++c) {
         const vs_clip *clip = &asset->clips[c];
         const float times[] = {clip->start - 1.0f, clip->start,
@@ -60,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             vs_pose_reset(pose);
             vs_time_mode mode = (t & 1) ? VS_TIME_LOOP : VS_TIME_CLAMP;
             if (vs_pose_sample(pose, c, times[t], mode, &error) == VS_OK)
-                skin_everything(pose, asset);
+                skin_everything(pose, asset, c + (uint32_t)t);
         }
     }
     vs_pose_free(pose);
