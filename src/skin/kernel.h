@@ -168,10 +168,21 @@ const kernel_ops *kernel_ops_avx512(void);
 
 /* The AVX2 kernel's transform_chunks, which the AVX-512 kernel uses too: a
  * chunk is 8 vertices, half of a 512-bit step (measured 25-35 % slower
- * than AVX2 here when run 16 lanes wide with 8 of them idle). */
+ * than AVX2 here when run 16 lanes wide with 8 of them idle). The _wide
+ * build is the same code with AVX-512VL's 32 registers
+ * (kernel_avx2_wide.c), for CPUs that have it. */
 void kernel_avx2_transform_chunks(const kernel_io *io, const size_t *vi,
                                   size_t n, unsigned k,
                                   const kernel_chunk_src *src, size_t lane0);
+void kernel_avx2_wide_transform_chunks(const kernel_io *io, const size_t *vi,
+                                       size_t n, unsigned k,
+                                       const kernel_chunk_src *src,
+                                       size_t lane0);
+/* kernel_ops_avx2() with kernel_avx2_wide_transform_chunks: what VS_ISA_AUTO
+ * runs when AVX2 is the best ISA and the CPU has AVX-512VL. */
+const kernel_ops *kernel_ops_avx2_wide(void);
+/* Whether the CPU runs AVX-512F + VL code (the _wide chunk build). */
+bool kernel_cpu_has_avx512vl(void);
 
 /* The attribute streams of a job (strides 0 = packed). */
 void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,

@@ -155,7 +155,14 @@ const kernel_ops *kernel_ops_avx512(void)
                                    avx512_blend_stream,
                                    avx512_blend_job,
                                    kernel_avx2_transform_chunks};
-    return &ops;
+    static const kernel_ops ops_wide = {16,
+                                        avx512_blend,
+                                        avx512_transform,
+                                        avx512_transform_pointed,
+                                        avx512_blend_stream,
+                                        avx512_blend_job,
+                                        kernel_avx2_wide_transform_chunks};
+    return kernel_cpu_has_avx512vl() ? &ops_wide : &ops;
 }
 
 #else

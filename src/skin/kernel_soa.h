@@ -110,6 +110,9 @@ NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, kernel_mats mats,
     NAME(xform_m)(io, vi, n, m, attrs);
 }
 
+/* The per-vertex paths; a build for stream chunks alone
+ * (kernel_avx2_wide.c) defines KERNEL_ONLY_CHUNKS. */
+#ifndef KERNEL_ONLY_CHUNKS
 /* Sub-blocks of W vertices; the attribute set becomes a constant in each
  * case so each specialisation has no attribute tests inside. */
 #define NAME_TRANSFORM_BODY(MATS, POINTED)                                     \
@@ -528,6 +531,8 @@ static int NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
     }
 #undef NAME_CASE
 }
+
+#endif /* KERNEL_ONLY_CHUNKS */
 
 #ifndef KERNEL_NO_CHUNKS
 /* Stream chunks (kernel_ops.transform_chunks): KERNEL_CHUNK vertices that
