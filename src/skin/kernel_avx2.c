@@ -37,29 +37,25 @@ void kernel_avx2_transform_chunks(const kernel_io *io, const size_t *vi,
 #pragma GCC pop_options
 #endif
 
+/* The kernel's table with one chunk function or the other. */
+#define AVX2_OPS(chunks)                                                       \
+    {                                                                          \
+        8, avx2_blend, avx2_transform, avx2_transform_pointed,                 \
+            avx2_blend_stream, avx2_blend_job, chunks                          \
+    }
+
 const kernel_ops *kernel_ops_avx2(void)
 {
-    static const kernel_ops ops = {8,
-                                   avx2_blend,
-                                   avx2_transform,
-                                   avx2_transform_pointed,
-                                   avx2_blend_stream,
-                                   avx2_blend_job,
-                                   avx2_transform_chunks};
+    static const kernel_ops ops = AVX2_OPS(avx2_transform_chunks);
     return &ops;
 }
 
 const kernel_ops *kernel_ops_avx2_wide(void)
 {
-    static const kernel_ops ops = {8,
-                                   avx2_blend,
-                                   avx2_transform,
-                                   avx2_transform_pointed,
-                                   avx2_blend_stream,
-                                   avx2_blend_job,
-                                   kernel_avx2_wide_transform_chunks};
+    static const kernel_ops ops = AVX2_OPS(kernel_avx2_wide_transform_chunks);
     return &ops;
 }
+#undef AVX2_OPS
 
 #else
 

@@ -146,24 +146,21 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
 #pragma GCC pop_options
 #endif
 
+/* The kernel's table with one chunk function or the other. */
+#define AVX512_OPS(chunks)                                                     \
+    {                                                                          \
+        16, avx512_blend, avx512_transform, avx512_transform_pointed,          \
+            avx512_blend_stream, avx512_blend_job, chunks                      \
+    }
+
 const kernel_ops *kernel_ops_avx512(void)
 {
-    static const kernel_ops ops = {16,
-                                   avx512_blend,
-                                   avx512_transform,
-                                   avx512_transform_pointed,
-                                   avx512_blend_stream,
-                                   avx512_blend_job,
-                                   kernel_avx2_transform_chunks};
-    static const kernel_ops ops_wide = {16,
-                                        avx512_blend,
-                                        avx512_transform,
-                                        avx512_transform_pointed,
-                                        avx512_blend_stream,
-                                        avx512_blend_job,
-                                        kernel_avx2_wide_transform_chunks};
+    static const kernel_ops ops = AVX512_OPS(kernel_avx2_transform_chunks);
+    static const kernel_ops ops_wide =
+        AVX512_OPS(kernel_avx2_wide_transform_chunks);
     return kernel_cpu_has_avx512vl() ? &ops_wide : &ops;
 }
+#undef AVX512_OPS
 
 #else
 
