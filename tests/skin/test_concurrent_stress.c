@@ -237,8 +237,124 @@ static void test_threads_match_single_threaded(void)
         vs_asset_free(s.assets[a]);
 }
 
+/* One prepared stream (vs_skin_stream) shared by THREADS threads, each
+ * skinning all of it in two ranges cut at its own places (inside chunks and
+ * groups), alternating the two orders, into its own buffers: every result
+ * equals the single-threaded whole run bit for bit, and under TSan the
+ * stream is only read. */
+enum { STREAM_ITERATIONS = 200 };
+
+typedef struct stream_thread {
+    const vs_skin_stream *stream;
+    const float *matrices, *positions, *normals;
+    const float *expected[2]; /* per order: positions then normals */
+    size_t n;
+    unsigned id, mismatches, failures;
+} stream_thread;
+
+static bool run_stream(const stream_thread *t, uint32_t order, size_t cut,
+                       float *out)
+{
+    vs_skin_stream_job job = {.stream = t->stream,
+                              .joint_matrices = t->matrices,
+                              .order = order,
+                              .in_positions = t->positions,
+                              .out_positions = out,
+                              .in_normals = t->normals,
+                              .out_normals = out + t->n * 3};
+    job.vertex_count = cut;
+    bool ok = vs_skin_stream_job_run(&job, NULL) == VS_OK;
+    job.first_vertex = cut;
+    job.vertex_count = t->n - cut;
+    return ok && vs_skin_stream_job_run(&job, NULL) == VS_OK;
+}
+
+static void *stream_worker(void *arg)
+{
+    stream_thread *t = arg;
+    float *out = malloc(t->n * 6 * sizeof *out);
+    if (!out) {
+        ++t->failures;
+        return NULL;
+    }
+    for (unsigned it = 0; it < STREAM_ITERATIONS; ++it) {
+        const uint32_t order = (it + t->id) & 1;
+        const size_t cut = ((size_t)t->id * 37 + (size_t)it * 11) % t->n;
+        memset(out, 0, t->n * 6 * sizeof *out);
+        if (!run_stream(t, order, cut, out))
+            ++t->failures;
+        else if (memcmp(out, t->expected[order], t->n * 6 * sizeof *out))
+            ++t->mismatches;
+    }
+    free(out);
+    return NULL;
+}
+
+static void test_shared_stream(void)
+{
+    vs_asset *asset;
+    vs_pose *pose;
+    CHECK(vs_asset_load_file(VS_TEST_DATA "/gltf2/CesiumMan.gltf", NULL, &asset,
+                             NULL) == VS_OK);
+    CHECK(vs_pose_create(asset, &pose, NULL) == VS_OK);
+    CHECK(vs_pose_sample(pose, 0, 0.7f, VS_TIME_LOOP, NULL) == VS_OK);
+    vs_pose_update_world(pose);
+    const vs_primitive *prim = &asset->meshes[0].primitives[0];
+    const uint32_t joints = asset->skins[0].joint_count;
+    float *matrices = malloc(joints * 16 * sizeof *matrices);
+    CHECK(vs_pose_joint_matrices(pose, 0, -1, matrices, NULL) == VS_OK);
+    vs_skin_stream_desc desc = {.vertex_count = prim->vertex_count,
+                                .influence_count = prim->influence_count,
+                                .joint_count = joints,
+                                .joints = prim->joints,
+                                .weights = prim->weights};
+    vs_skin_stream *stream = NULL;
+    CHECK(vs_skin_stream_create(&desc, &stream, NULL) == VS_OK);
+    const size_t n = prim->vertex_count;
+    float *expected[2] = {malloc(n * 6 * sizeof(float)),
+                          malloc(n * 6 * sizeof(float))};
+    stream_thread base = {stream,
+                          matrices,
+                          prim->positions,
+                          prim->normals,
+                          {expected[0], expected[1]},
+                          n,
+                          0,
+                          0,
+                          0};
+    for (uint32_t order = 0; order < 2; ++order)
+        CHECK(run_stream(&base, order, n, expected[order]));
+
+    pthread_t threads[THREADS];
+    stream_thread states[THREADS];
+    for (unsigned i = 0; i < THREADS; ++i) {
+        states[i] = base;
+        states[i].id = i;
+        CHECK(pthread_create(&threads[i], NULL, stream_worker, &states[i]) ==
+              0);
+    }
+    unsigned mismatches = 0, failures = 0;
+    for (unsigned i = 0; i < THREADS; ++i) {
+        pthread_join(threads[i], NULL);
+        mismatches += states[i].mismatches;
+        failures += states[i].failures;
+    }
+    CHECK_MSG(failures == 0, "%u stream runs failed in threads", failures);
+    CHECK_MSG(mismatches == 0,
+              "%u of %u stream results differ from the single-threaded "
+              "ones",
+              mismatches, THREADS * STREAM_ITERATIONS);
+    free(expected[0]);
+    free(expected[1]);
+    vs_skin_stream_free(stream);
+    free(matrices);
+    vs_pose_free(pose);
+    vs_asset_free(asset);
+}
+
 int main(void)
 {
     RUN(test_threads_match_single_threaded);
+    RUN(test_shared_stream);
     return test_summary();
 }
