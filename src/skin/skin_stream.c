@@ -2,8 +2,10 @@
  * bytes the kernels can read without a per-vertex test. Joint indices become
  * u8 when the skin has at most 256 joints, weights unorm16 unless asked
  * otherwise; weights are normalised here once (unless raw), zero ones are
- * dropped, the rest sorted largest first, and vertices are grouped by how
- * many influences they keep, so each group runs one specialised kernel. */
+ * dropped, and vertices are grouped by how many influences they keep, so
+ * each group runs one specialised kernel. Within a group of up to
+ * KERNEL_MAX_STAGED influences, vertices are sorted by their joints and
+ * every whole KERNEL_CHUNK of equal joints becomes a chunk (kernel.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

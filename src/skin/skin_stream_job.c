@@ -1,5 +1,6 @@
 /* Running a prepared skin stream: group by group (one influence count each,
- * so the kernel's blend has a constant count), block by block. In
+ * so the kernel's blend has a constant count), each group's chunks
+ * (kernel_ops.transform_chunks) then its other vertices, block by block. In
  * VS_STREAM_ORDER_SOURCE the block's attribute indices come from the
  * stream's vertex order (gather / scatter); in VS_STREAM_ORDER_STREAM they
  * are consecutive. */

@@ -322,9 +322,8 @@ static void bad_inputs_are_refused(void)
     vs_skin_stream_free(s);
 }
 
-/* Compactness: <= 256 joints and unorm16 give 3 bytes per kept influence,
- * sorted largest first (checked through the results above); zero weights
- * are dropped. */
+/* Compactness: <= 256 joints and unorm16 give 3 bytes per kept influence
+ * (two vertices form no chunk); zero weights are dropped. */
 static void stream_is_compact(void)
 {
     uint16_t joints[8] = {3, 1, 0, 2, 5, 5, 5, 5};
