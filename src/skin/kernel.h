@@ -111,11 +111,36 @@ typedef struct kernel_job_src {
  * which hold KERNEL_CHUNK_PAD elements more than the chunks use (a kernel
  * wider than a chunk reads past its last lane). */
 #define KERNEL_CHUNK_PAD 16
+
 typedef struct kernel_chunk_src {
     const void *joints, *weights;
     bool u8_joints, unorm16;
     const float *palette; /* joint matrices */
 } kernel_chunk_src;
+
+/* Whether the n weights at w (unorm16 or float) are all exactly 1: what
+ * normalising one influence leaves, so its joint's matrix is used as it is.
+ * Inlined with n a constant, the loops vectorise. */
+static inline __attribute__((always_inline)) bool
+kernel_weights_are_one(const void *w, size_t n, bool unorm16)
+{
+    unsigned other = 0;
+    if (unorm16)
+        for (size_t i = 0; i < n; ++i)
+            other |= ((const uint16_t *)w)[i] != 65535u;
+    else
+        for (size_t i = 0; i < n; ++i)
+            other |= ((const float *)w)[i] != 1.0f;
+    return !other;
+}
+
+/* Element at of an array of size-byte elements (u8 / u16 joints, unorm16 /
+ * float weights) whose type is chosen at run time. */
+static inline const void *kernel_element(const void *base, size_t at,
+                                         size_t size)
+{
+    return (const unsigned char *)base + at * size;
+}
 
 enum { KERNEL_BAD_INDEX, KERNEL_BLENDED, KERNEL_POINTED };
 

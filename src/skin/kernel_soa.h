@@ -543,49 +543,39 @@ static int NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
  * with the per-vertex blend were most of a 4-influence job). A chunk of one
  * influence whose weights are all exactly 1 takes the joint's entries as
  * they are, as the per-vertex path's pointed matrices do. */
+
+/* One influence slot of a chunk into m, entry by entry (m[c * 3 + r] from
+ * the column-major J[4c + r]): m = J (CHUNK_SET), m = w * J (CHUNK_MUL) or
+ * m += w * J (CHUNK_ADD), the mode a constant. */
+enum { CHUNK_SET, CHUNK_MUL, CHUNK_ADD };
+static inline __attribute__((always_inline)) void
+NAME(chunk_slot)(const float *J, V w, V m[12], const int mode)
+{
+    KERNEL_UNROLL
+    for (int c = 0; c < 4; ++c) {
+        KERNEL_UNROLL
+        for (int r = 0; r < 3; ++r) {
+            const V e = VSET1(J[4 * c + r]);
+            m[c * 3 + r] = mode == CHUNK_SET   ? e
+                           : mode == CHUNK_MUL ? VMUL(w, e)
+                                               : VFMA(w, e, m[c * 3 + r]);
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) void
 NAME(chunk_matrix)(const float *const *jm, const void *w, size_t lane,
                    unsigned k, const bool unorm16, const bool unit, V m[12])
 {
     if (unit) {
-        KERNEL_UNROLL
-        for (int c = 0; c < 4; ++c)
-            KERNEL_UNROLL
-        for (int r = 0; r < 3; ++r)
-            m[c * 3 + r] = VSET1(jm[0][4 * c + r]);
+        NAME(chunk_slot)(jm[0], VSET1(1.0f), m, CHUNK_SET);
         return;
     }
-    V wj = NAME(load_weights)(w, lane, unorm16);
-    KERNEL_UNROLL
-    for (int c = 0; c < 4; ++c)
-        KERNEL_UNROLL
-    for (int r = 0; r < 3; ++r)
-        m[c * 3 + r] = VMUL(wj, VSET1(jm[0][4 * c + r]));
+    NAME(chunk_slot)(jm[0], NAME(load_weights)(w, lane, unorm16), m, CHUNK_MUL);
     for (unsigned j = 1; j < k; ++j) {
-        wj = NAME(load_weights)(w, j * KERNEL_CHUNK + lane, unorm16);
-        KERNEL_UNROLL
-        for (int c = 0; c < 4; ++c)
-            KERNEL_UNROLL
-        for (int r = 0; r < 3; ++r)
-            m[c * 3 + r] = VFMA(wj, VSET1(jm[j][4 * c + r]), m[c * 3 + r]);
+        const V wj = NAME(load_weights)(w, j * KERNEL_CHUNK + lane, unorm16);
+        NAME(chunk_slot)(jm[j], wj, m, CHUNK_ADD);
     }
-}
-
-/* Whether a one-influence chunk's KERNEL_CHUNK weights are all exactly 1:
- * compared as 64-bit words (a loop over the lanes was 8 % of a
- * one-influence chunk job). */
-static inline bool NAME(chunk_unit)(const void *w, const bool unorm16)
-{
-    enum { WORDS_F = KERNEL_CHUNK * 4 / 8, WORDS_U = KERNEL_CHUNK * 2 / 8 };
-    uint64_t words[WORDS_F];
-    const int count = unorm16 ? WORDS_U : WORDS_F;
-    const uint64_t one =
-        unorm16 ? UINT64_C(0xFFFFFFFFFFFFFFFF) : UINT64_C(0x3F8000003F800000);
-    memcpy(words, w, (size_t)count * sizeof *words);
-    uint64_t other = 0;
-    for (int i = 0; i < count; ++i)
-        other |= words[i] ^ one;
-    return !other;
 }
 
 static inline __attribute__((always_inline)) void
@@ -607,11 +597,10 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
                                      : ((const uint16_t *)src->joints)[at];
             jm[j] = src->palette + 16 * joint;
         }
-        const size_t w0 = c * k * KERNEL_CHUNK;
         const void *w =
-            unorm16 ? (const void *)((const uint16_t *)src->weights + w0)
-                    : (const void *)((const float *)src->weights + w0);
-        const bool unit = k == 1 && NAME(chunk_unit)(w, unorm16);
+            kernel_element(src->weights, c * k * KERNEL_CHUNK, unorm16 ? 2 : 4);
+        const bool unit =
+            k == 1 && kernel_weights_are_one(w, KERNEL_CHUNK, unorm16);
         for (size_t b = 0; b < count; b += W) {
             const size_t m_n = count - b < W ? count - b : W;
             V m[12];

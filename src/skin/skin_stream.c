@@ -132,8 +132,7 @@ void vs_skin_stream_free(vs_skin_stream *s)
     free(s->weights);
     free(s->order);
     free(s->chunk_count);
-    free(s->chunk_joints_at);
-    free(s->chunk_weights_at);
+    free(s->chunk_at);
     free(s->chunk_joints);
     free(s->chunk_weights);
     free(s);
@@ -201,16 +200,22 @@ static void put_weight(const vs_skin_stream *s, void *weights, size_t at,
         ((float *)weights)[at] = weight;
 }
 
+/* The end of the run of sorted records with rec[a]'s joints. */
+static size_t run_end(const vertex_record *rec, size_t count, size_t a)
+{
+    size_t b = a + 1;
+    while (b < count && same_joints(&rec[a], &rec[b]))
+        ++b;
+    return b;
+}
+
 /* Runs of records with the same joints: each whole KERNEL_CHUNK of a run
  * is a chunk. Counts them per influence count. */
 static void count_chunks(const vertex_record *rec, size_t count, size_t *chunks)
 {
-    for (size_t a = 0; a < count;) {
-        size_t b = a + 1;
-        while (b < count && same_joints(&rec[a], &rec[b]))
-            ++b;
+    for (size_t a = 0, b; a < count; a = b) {
+        b = run_end(rec, count, a);
         chunks[rec[a].k] += (b - a) / KERNEL_CHUNK;
-        a = b;
     }
 }
 
@@ -220,12 +225,10 @@ static void emit_records(vs_skin_stream *s, const vertex_record *rec,
                          size_t count)
 {
     size_t chunk = 0, tail = 0;
-    for (size_t a = 0; a < count;) {
+    for (size_t a = 0, b; a < count; a = b) {
         const uint32_t k = rec[a].k;
         if (a == 0 || rec[a - 1].k != k) chunk = tail = 0;
-        size_t b = a + 1;
-        while (b < count && same_joints(&rec[a], &rec[b]))
-            ++b;
+        b = run_end(rec, count, a);
         const size_t whole = (b - a) / KERNEL_CHUNK * KERNEL_CHUNK;
         for (size_t i = a; i < b; ++i) {
             const vertex_record *r = &rec[i];
@@ -235,11 +238,10 @@ static void emit_records(vs_skin_stream *s, const vertex_record *rec,
                 s->order[s->group_start[k] + c * KERNEL_CHUNK + lane] = r->v;
                 for (uint32_t j = 0; j < k; ++j) {
                     const size_t at = c * k + j;
-                    put_joint(s, s->chunk_joints, s->chunk_joints_at[k] + at,
+                    put_joint(s, s->chunk_joints, s->chunk_at[k] + at,
                               r->joint[j]);
                     put_weight(s, s->chunk_weights,
-                               s->chunk_weights_at[k] + at * KERNEL_CHUNK +
-                                   lane,
+                               (s->chunk_at[k] + at) * KERNEL_CHUNK + lane,
                                r->weight[j]);
                 }
             } else {
@@ -253,7 +255,6 @@ static void emit_records(vs_skin_stream *s, const vertex_record *rec,
             }
         }
         chunk += whole / KERNEL_CHUNK;
-        a = b;
     }
 }
 
@@ -284,18 +285,16 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
     count_chunks(rec, count, s->chunk_count);
     /* Offsets: chunks per group, then every group's own influences. */
     for (uint32_t k = 0; k <= s->max_k; ++k) {
-        if (k < s->max_k) {
-            s->chunk_joints_at[k + 1] =
-                s->chunk_joints_at[k] + s->chunk_count[k] * k;
-            s->chunk_weights_at[k + 1] =
-                s->chunk_weights_at[k] + s->chunk_count[k] * k * KERNEL_CHUNK;
-        }
         const size_t own = hist[k] - s->chunk_count[k] * KERNEL_CHUNK;
-        if (k < s->max_k) s->group_data[k + 1] = s->group_data[k] + own * k;
+        if (k < s->max_k) {
+            s->chunk_at[k + 1] = s->chunk_at[k] + s->chunk_count[k] * k;
+            s->group_data[k + 1] = s->group_data[k] + own * k;
+        }
         s->influence_total += own * k;
         s->chunk_influences += s->chunk_count[k] * k;
     }
-    const size_t jsize = s->u8_joints ? 1 : 2, wsize = s->unorm16 ? 2 : 4;
+    const size_t jsize = skin_stream_joint_size(s),
+                 wsize = skin_stream_weight_size(s);
     s->joints = malloc(s->influence_total * jsize + 1);
     s->weights = malloc(s->influence_total * wsize + 1);
     s->chunk_joints = malloc(s->chunk_influences * jsize + 1);
@@ -362,11 +361,10 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     s->group_start = calloc(groups + 1, sizeof *s->group_start);
     s->group_data = calloc(groups, sizeof *s->group_data);
     s->chunk_count = calloc(groups, sizeof *s->chunk_count);
-    s->chunk_joints_at = calloc(groups, sizeof *s->chunk_joints_at);
-    s->chunk_weights_at = calloc(groups, sizeof *s->chunk_weights_at);
+    s->chunk_at = calloc(groups, sizeof *s->chunk_at);
     s->order = malloc(d->vertex_count * sizeof *s->order + 1);
-    if (!s->group_start || !s->group_data || !s->chunk_count ||
-        !s->chunk_joints_at || !s->chunk_weights_at || !s->order) {
+    if (!s->group_start || !s->group_data || !s->chunk_count || !s->chunk_at ||
+        !s->order) {
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY,
                       "skin stream: out of memory");
         goto done;
@@ -394,7 +392,8 @@ size_t vs_skin_stream_vertex_count(const vs_skin_stream *s)
 double vs_skin_stream_bytes_per_vertex(const vs_skin_stream *s)
 {
     if (!s || !s->vertex_count) return 0.0;
-    const double jsize = s->u8_joints ? 1 : 2, wsize = s->unorm16 ? 2 : 4;
+    const double jsize = (double)skin_stream_joint_size(s),
+                 wsize = (double)skin_stream_weight_size(s);
     double bytes = (double)s->influence_total * (jsize + wsize) +
                    (double)s->chunk_influences * (jsize + KERNEL_CHUNK * wsize);
     return bytes / (double)s->vertex_count;

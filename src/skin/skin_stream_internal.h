@@ -12,8 +12,8 @@
  * [group_start[k], group_start[k + 1]). A group of 1..KERNEL_MAX_STAGED
  * influences starts with chunk_count[k] chunks of KERNEL_CHUNK vertices
  * that share their joints (kernel.h: kernel_chunk_src), whose joints start
- * at element chunk_joints_at[k] of chunk_joints and weights at
- * chunk_weights_at[k] of chunk_weights; the group's other vertices, from
+ * at element chunk_at[k] of chunk_joints and weights at element
+ * chunk_at[k] * KERNEL_CHUNK of chunk_weights; the group's other vertices, from
  * tail_start(k), have their own joints / weights from element
  * group_data[k] of joints / weights, k per vertex. */
 struct vs_skin_stream {
@@ -30,11 +30,22 @@ struct vs_skin_stream {
     void *weights;
     uint32_t *order;
     /* max_k + 1 entries each */
-    size_t *chunk_count, *chunk_joints_at, *chunk_weights_at;
+    size_t *chunk_count, *chunk_at;
     size_t chunk_influences; /* chunk joints in all; weights: x KERNEL_CHUNK */
     void *chunk_joints;
     void *chunk_weights; /* + KERNEL_CHUNK_PAD elements */
 };
+
+/* Bytes per stored joint index and per stored weight. */
+static inline size_t skin_stream_joint_size(const struct vs_skin_stream *s)
+{
+    return s->u8_joints ? 1 : 2;
+}
+
+static inline size_t skin_stream_weight_size(const struct vs_skin_stream *s)
+{
+    return s->unorm16 ? 2 : 4;
+}
 
 /* The first stream position of group k's vertices outside its chunks. */
 static inline size_t skin_stream_tail_start(const struct vs_skin_stream *s,

@@ -128,28 +128,14 @@ STAGE_FN(stage_u16_float, uint16_t, float, 1.0f)
 typedef void (*stage_fn)(const vs_skin_stream *, const float *, size_t, size_t,
                          size_t, unsigned, kernel_scratch *);
 
-/* Whether the n weights from element at are exactly 1. Inlined into the
- * call with n a constant for full blocks, where the loops vectorise. */
-static inline bool weights_are_one_n(const vs_skin_stream *s, size_t at,
-                                     size_t n)
-{
-    unsigned other = 0;
-    if (s->unorm16) {
-        const uint16_t *w = (const uint16_t *)s->weights + at;
-        for (size_t i = 0; i < n; ++i)
-            other |= w[i] != 65535u;
-    } else {
-        const float *w = (const float *)s->weights + at;
-        for (size_t i = 0; i < n; ++i)
-            other |= w[i] != 1.0f;
-    }
-    return !other;
-}
-
+/* Whether the n weights from element at are exactly 1 (a constant count
+ * for full blocks). */
 static bool weights_are_one(const vs_skin_stream *s, size_t at, size_t n)
 {
-    return n == KERNEL_BLOCK ? weights_are_one_n(s, at, KERNEL_BLOCK)
-                             : weights_are_one_n(s, at, n);
+    const void *w = kernel_element(s->weights, at, skin_stream_weight_size(s));
+    return n == KERNEL_BLOCK
+               ? kernel_weights_are_one(w, KERNEL_BLOCK, s->unorm16)
+               : kernel_weights_are_one(w, n, s->unorm16);
 }
 
 /* mp[i] = the palette matrix of influence element at + i, i < n, and the
@@ -250,14 +236,10 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         if (lo < job->first_vertex) lo = job->first_vertex;
         if (hi > end) hi = end;
         const kernel_chunk_src chunks = {
-            s->u8_joints ? (const void *)((const uint8_t *)s->chunk_joints +
-                                          s->chunk_joints_at[k])
-                         : (const void *)((const uint16_t *)s->chunk_joints +
-                                          s->chunk_joints_at[k]),
-            s->unorm16 ? (const void *)((const uint16_t *)s->chunk_weights +
-                                        s->chunk_weights_at[k])
-                       : (const void *)((const float *)s->chunk_weights +
-                                        s->chunk_weights_at[k]),
+            kernel_element(s->chunk_joints, s->chunk_at[k],
+                           skin_stream_joint_size(s)),
+            kernel_element(s->chunk_weights, s->chunk_at[k] * KERNEL_CHUNK,
+                           skin_stream_weight_size(s)),
             s->u8_joints, s->unorm16, palette};
         for (size_t pos = lo; pos < hi && pos < tail; pos += KERNEL_BLOCK) {
             const size_t stop = hi < tail ? hi : tail;
