@@ -275,11 +275,16 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "skin stream: out of memory");
     }
+    /* The other groups' order is known now: source order. */
+    for (uint32_t k = 0; k <= s->max_k; ++k)
+        next[k] = s->group_start[k];
     size_t count = 0;
     for (size_t v = 0; v < d->vertex_count; ++v) {
         int k = read_vertex(d, v, s->unorm16, tmp, NULL);
         if (k >= 1 && k <= KERNEL_MAX_STAGED)
             record_of(v, tmp, k, &rec[count++]);
+        else
+            s->order[next[k]++] = (uint32_t)v;
     }
     qsort(rec, count, sizeof *rec, record_cmp);
     count_chunks(rec, count, s->chunk_count);
@@ -308,20 +313,19 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
     }
     emit_records(s, rec, count);
     free(rec);
-    for (uint32_t k = 0; k <= s->max_k; ++k)
-        next[k] = s->group_start[k];
-    for (size_t v = 0; v < d->vertex_count; ++v) {
-        int k = read_vertex(d, v, s->unorm16, tmp, NULL);
-        if (k >= 1 && k <= KERNEL_MAX_STAGED) continue;
-        size_t pos = next[k]++;
-        s->order[pos] = (uint32_t)v;
-        size_t at = s->group_data[k] + (pos - s->group_start[k]) * (size_t)k;
-        for (int i = 0; i < k; ++i) {
-            put_joint(s, s->joints, at + i, tmp[i].joint);
-            put_weight(s, s->weights, at + i, tmp[i].weight);
-        }
-    }
     free(next);
+    /* Groups of more than KERNEL_MAX_STAGED influences (rare): their
+     * vertices' influences, read again now that their offsets are known. */
+    for (uint32_t k = KERNEL_MAX_STAGED + 1; k <= s->max_k; ++k)
+        for (size_t pos = s->group_start[k]; pos < s->group_start[k + 1];
+             ++pos) {
+            read_vertex(d, s->order[pos], s->unorm16, tmp, NULL);
+            size_t at = s->group_data[k] + (pos - s->group_start[k]) * k;
+            for (uint32_t i = 0; i < k; ++i) {
+                put_joint(s, s->joints, at + i, tmp[i].joint);
+                put_weight(s, s->weights, at + i, tmp[i].weight);
+            }
+        }
     return VS_OK;
 }
 
