@@ -1,5 +1,5 @@
-/* Timing, a tiny persistent thread pool (so threads are not created inside
- * timed regions) and the result list. */
+/* Timing, the bench's pool (a vs_context created before timing, so no
+ * thread is created inside a timed region) and the result list. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
