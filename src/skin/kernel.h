@@ -134,12 +134,48 @@ kernel_weights_are_one(const void *w, size_t n, bool unorm16)
     return !other;
 }
 
+/* A packed attribute with cached stores, the flags constants for the
+ * compiler once inlined (the stream's packed chunk loop). */
+static inline __attribute__((always_inline)) void
+kernel_packed_attr(kernel_attr *a)
+{
+    a->in_packed = a->out_packed = true;
+    a->nt = false;
+}
+
+/* Moves a present attribute's pointers on by bytes. */
+static inline __attribute__((always_inline)) void
+kernel_attr_advance(kernel_attr *a, size_t bytes)
+{
+    a->in += bytes;
+    a->out += bytes;
+}
+
 /* Element at of an array of size-byte elements (u8 / u16 joints, unorm16 /
  * float weights) whose type is chosen at run time. */
 static inline const void *kernel_element(const void *base, size_t at,
                                          size_t size)
 {
     return (const unsigned char *)base + at * size;
+}
+
+/* Chunk c of a stream group (k joints): its joints' matrices into jm and
+ * its weights (returned); *unit = one influence whose weights are all
+ * exactly 1 (its joint's matrix is used as it is). */
+static inline __attribute__((always_inline)) const void *
+kernel_chunk_fetch(const kernel_chunk_src *src, size_t c, unsigned k,
+                   const bool unorm16, const float **jm, bool *unit)
+{
+    for (unsigned j = 0; j < k; ++j) {
+        const size_t joint = src->u8_joints
+                                 ? ((const uint8_t *)src->joints)[c * k + j]
+                                 : ((const uint16_t *)src->joints)[c * k + j];
+        jm[j] = src->palette + 16 * joint;
+    }
+    const void *w =
+        kernel_element(src->weights, c * k * KERNEL_CHUNK, unorm16 ? 2 : 4);
+    *unit = k == 1 && kernel_weights_are_one(w, KERNEL_CHUNK, unorm16);
+    return w;
 }
 
 enum { KERNEL_BAD_INDEX, KERNEL_BLENDED, KERNEL_POINTED };

@@ -221,6 +221,7 @@ KERNEL_INLINE bool NAME(job_sums_full)(const float *w, const unsigned k,
 
 /* W weights from element at of a chunk's weights (kernel_soa.h). */
 #define VSET1(x) _mm256_set1_ps(x)
+#define VLOAD1(p) _mm256_broadcast_ss(p)
 KERNEL_INLINE __m256 NAME(load_weights)(const void *w, size_t at,
                                         const bool unorm16)
 {

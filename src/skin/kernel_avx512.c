@@ -23,6 +23,7 @@
 #define W 16
 #define V __m512
 #define NAME(x) avx512_##x
+#define VSET1(x) _mm512_set1_ps(x)
 #define VADD(a, b) _mm512_add_ps(a, b)
 #define VSUB(a, b) _mm512_sub_ps(a, b)
 #define VMUL(a, b) _mm512_mul_ps(a, b)

@@ -127,6 +127,7 @@ KERNEL_INLINE pv pv_set1(float x)
     return r;
 }
 #define VSET1(x) pv_set1(x)
+#define VLOAD1(p) pv_set1(*(p))
 KERNEL_INLINE pv portable_load_weights(const void *w, size_t at,
                                        const bool unorm16)
 {

@@ -11,10 +11,12 @@
  *                          = vertices
  *   load3(attr, vi, n, x, y, z) / store3(attr, vi, n, x, y, z)
  *   VSET1(x)               x in every lane
+ *   VLOAD1(p)              *p in every lane, broadcast from memory
  *   NAME(load_weights)(w, at, unorm16)  W weights of a stream chunk from
  *                          element at (unorm16: q / 65535, as the stream's
- *                          other paths decode them); neither is needed
- *                          with KERNEL_NO_CHUNKS (no transform_chunks)
+ *                          other paths decode them); these two are not
+ *                          needed with KERNEL_NO_CHUNKS (no
+ *                          transform_chunks)
  * The arithmetic is the reference's (vertex_transform.h) in float: the
  * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
  * tangent A itself, and both are normalised. A vector whose squared length
@@ -22,24 +24,23 @@
  * 1e19, or not finite) becomes zero, as the reference's zero / non-finite
  * length does. */
 
-/* (x, y, z) / its length, negated where det < 0 (the sign on the one
- * reciprocal, not on each component: the same bits, two operations fewer);
- * det = NULL: no sign. */
-static inline __attribute__((always_inline)) void
-NAME(normalize_signed)(V *x, V *y, V *z, const V *det)
+/* |(x, y, z)|^2, the first half of a normalisation. */
+static inline __attribute__((always_inline)) V NAME(length2)(V x, V y, V z)
 {
-    V len2 = VFMA(*x, *x, VFMA(*y, *y, VMUL(*z, *z)));
+    return VFMA(x, x, VFMA(y, y, VMUL(z, z)));
+}
+
+/* (x, y, z) / its length, given len2 = NAME(length2)(x, y, z), negated
+ * where det < 0 (the sign on the one reciprocal, not on each component: the
+ * same bits, two operations fewer); det = NULL: no sign. */
+static inline __attribute__((always_inline)) void
+NAME(normalize_len2)(V *x, V *y, V *z, V len2, const V *det)
+{
     V inv = VRSQRT(len2);
     if (det) inv = VNEG_IF_NEG(inv, *det);
     *x = VKEEP_IF_UNIT(VMUL(*x, inv), len2);
     *y = VKEEP_IF_UNIT(VMUL(*y, inv), len2);
     *z = VKEEP_IF_UNIT(VMUL(*z, inv), len2);
-}
-
-static inline __attribute__((always_inline)) void NAME(normalize)(V *x, V *y,
-                                                                  V *z)
-{
-    NAME(normalize_signed)(x, y, z, NULL);
 }
 
 /* a * b - c, fused where the ISA has it (VFMS). */
@@ -57,11 +58,44 @@ static inline __attribute__((always_inline)) void NAME(normalize)(V *x, V *y,
         oz = VFMS(ax, by, VMUL(ay, bx));                                       \
     } while (0)
 
-/* Transforms n vertices (vi) by their matrices m, structure-of-arrays:
- * m[c * 3 + r] = row r of column c, lanes = vertices. */
+/* A step's normals and tangents transformed but not yet normalised: what
+ * xform_front leaves for xform_back. */
+typedef struct NAME(pending) {
+    V nx, ny, nz, nlen2, det, tx, ty, tz, tlen2;
+} NAME(pending);
+
+/* The fields of the attributes in attrs set to zero / moved from src, one
+ * by one: copying or clearing the whole struct made the compiler keep it in
+ * memory (a copy per step, or a memset first). */
 static inline __attribute__((always_inline)) void
-NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
-              const unsigned attrs)
+NAME(pending_clear)(NAME(pending) * p, const unsigned attrs)
+{
+    const V z = VSET1(0.0f);
+    if (attrs & KERNEL_NORMALS) p->nx = p->ny = p->nz = p->nlen2 = p->det = z;
+    if (attrs & KERNEL_TANGENTS) p->tx = p->ty = p->tz = p->tlen2 = z;
+}
+
+static inline __attribute__((always_inline)) void
+NAME(pending_move)(NAME(pending) * p, const NAME(pending) * src,
+                   const unsigned attrs)
+{
+    if (attrs & KERNEL_NORMALS) {
+        p->nx = src->nx, p->ny = src->ny, p->nz = src->nz;
+        p->nlen2 = src->nlen2, p->det = src->det;
+    }
+    if (attrs & KERNEL_TANGENTS) {
+        p->tx = src->tx, p->ty = src->ty, p->tz = src->tz;
+        p->tlen2 = src->tlen2;
+    }
+}
+
+/* The first half of transforming n vertices (vi) by their matrices m,
+ * structure-of-arrays (m[c * 3 + r] = row r of column c, lanes = vertices):
+ * positions in full; normals and tangents up to their squared lengths,
+ * left in p. */
+static inline __attribute__((always_inline)) void
+NAME(xform_front)(const kernel_io *io, const size_t *vi, size_t n,
+                  const V m[12], const unsigned attrs, NAME(pending) * p)
 {
     V x, y, z;
     load3(&io->pos, vi, n, &x, &y, &z);
@@ -76,27 +110,53 @@ NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
         NAME_CROSS(m[3], m[4], m[5], m[6], m[7], m[8], n0x, n0y, n0z);
         NAME_CROSS(m[6], m[7], m[8], m[0], m[1], m[2], n1x, n1y, n1z);
         NAME_CROSS(m[0], m[1], m[2], m[3], m[4], m[5], n2x, n2y, n2z);
-        V det = VFMA(m[0], n0x, VFMA(m[1], n0y, VMUL(m[2], n0z)));
+        p->det = VFMA(m[0], n0x, VFMA(m[1], n0y, VMUL(m[2], n0z)));
         load3(&io->nrm, vi, n, &x, &y, &z);
-        V nx = VFMA(n0x, x, VFMA(n1x, y, VMUL(n2x, z)));
-        V ny = VFMA(n0y, x, VFMA(n1y, y, VMUL(n2y, z)));
-        V nz = VFMA(n0z, x, VFMA(n1z, y, VMUL(n2z, z)));
-        NAME(normalize_signed)(&nx, &ny, &nz, &det);
-        store3(&io->nrm, vi, n, nx, ny, nz);
+        p->nx = VFMA(n0x, x, VFMA(n1x, y, VMUL(n2x, z)));
+        p->ny = VFMA(n0y, x, VFMA(n1y, y, VMUL(n2y, z)));
+        p->nz = VFMA(n0z, x, VFMA(n1z, y, VMUL(n2z, z)));
+        p->nlen2 = NAME(length2)(p->nx, p->ny, p->nz);
     }
     if (attrs & KERNEL_TANGENTS) {
         load3(&io->tan, vi, n, &x, &y, &z);
-        V tx = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
-        V ty = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
-        V tz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
-        NAME(normalize)(&tx, &ty, &tz);
-        store3(&io->tan, vi, n, tx, ty, tz);
+        p->tx = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
+        p->ty = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
+        p->tz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
+        p->tlen2 = NAME(length2)(p->tx, p->ty, p->tz);
+    }
+}
+
+/* The second half: normals and tangents of p normalised and stored. */
+static inline __attribute__((always_inline)) void
+NAME(xform_back)(const kernel_io *io, const size_t *vi, size_t n,
+                 NAME(pending) * p, const unsigned attrs)
+{
+    if (attrs & KERNEL_NORMALS) {
+        NAME(normalize_len2)(&p->nx, &p->ny, &p->nz, p->nlen2, &p->det);
+        store3(&io->nrm, vi, n, p->nx, p->ny, p->nz);
+    }
+    if (attrs & KERNEL_TANGENTS) {
+        NAME(normalize_len2)(&p->tx, &p->ty, &p->tz, p->tlen2, NULL);
+        store3(&io->tan, vi, n, p->tx, p->ty, p->tz);
         /* The handedness w is copied (one branch per block, not vertex). */
         if (io->tangent_w)
             for (size_t i = 0; i < n; ++i)
                 memcpy(io->tan.out + vi[i] * io->tan.out_step + 12,
                        io->tan.in + vi[i] * io->tan.in_step + 12, 4);
     }
+}
+
+/* Both halves at once. The position and the normal's cofactor are the
+ * reference's arithmetic (vertex_transform.h) in float: the position takes
+ * the blended 3x4, the normal sign(det) * cofactor(A), the tangent A
+ * itself, and both are normalised. */
+static inline __attribute__((always_inline)) void
+NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
+              const unsigned attrs)
+{
+    NAME(pending) p;
+    NAME(xform_front)(io, vi, n, m, attrs, &p);
+    NAME(xform_back)(io, vi, n, &p, attrs);
 }
 
 #undef NAME_CROSS
@@ -126,9 +186,26 @@ NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, kernel_mats mats,
     default:                                                                   \
         NAME_LOOP(KERNEL_NORMALS | KERNEL_TANGENTS, MATS, POINTED) break;      \
     }
+/* Steps of W vertices, software-pipelined as the stream's packed chunks
+ * are (chunks_packed): step b's normals and tangents are finished while
+ * step b + W is transformed. */
 #define NAME_LOOP(attrs, MATS, POINTED)                                        \
-    for (size_t b = 0; b < n; b += W)                                          \
-        NAME(xform)(io, vi + b, n - b < W ? n - b : W, MATS, POINTED, attrs);
+    {                                                                          \
+        NAME(pending) p, next;                                                 \
+        NAME(pending_clear)(&p, attrs);                                        \
+        size_t pb = 0, pn = 0;                                                 \
+        for (size_t b = 0; b < n; b += W) {                                    \
+            const size_t bn = n - b < W ? n - b : W;                           \
+            V m[12];                                                           \
+            load_mat(MATS, POINTED, m);                                        \
+            NAME(xform_front)(io, vi + b, bn, m, attrs, &next);                \
+            if (b) NAME(xform_back)(io, vi + pb, pn, &p, attrs);               \
+            NAME(pending_move)(&p, &next, attrs);                              \
+            pb = b;                                                            \
+            pn = bn;                                                           \
+        }                                                                      \
+        if (n) NAME(xform_back)(io, vi + pb, pn, &p, attrs);                   \
+    }
 
 static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
                             const float *mat)
@@ -555,7 +632,7 @@ NAME(chunk_slot)(const float *J, V w, V m[12], const int mode)
     for (int c = 0; c < 4; ++c) {
         KERNEL_UNROLL
         for (int r = 0; r < 3; ++r) {
-            const V e = VSET1(J[4 * c + r]);
+            const V e = VLOAD1(&J[4 * c + r]);
             m[c * 3 + r] = mode == CHUNK_SET   ? e
                            : mode == CHUNK_MUL ? VMUL(w, e)
                                                : VFMA(w, e, m[c * 3 + r]);
@@ -578,52 +655,140 @@ NAME(chunk_matrix)(const float *const *jm, const void *w, size_t lane,
     }
 }
 
+/* Any layout and any cut of the chunks; pipelined as chunks_packed is. */
 static inline __attribute__((always_inline)) void
 NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
                          unsigned k, const kernel_chunk_src *src, size_t lane0,
                          const unsigned attrs)
 {
     const bool unorm16 = src->unorm16;
+    NAME(pending) p, next;
+    NAME(pending_clear)(&p, attrs);
+    const size_t *pend_vi = NULL; /* the pending step's vertices, if any */
     for (size_t i = 0; i < n;) {
         const size_t c = (lane0 + i) / KERNEL_CHUNK;
         const size_t lane = (lane0 + i) % KERNEL_CHUNK;
         const size_t count =
             KERNEL_CHUNK - lane < n - i ? KERNEL_CHUNK - lane : n - i;
         const float *jm[KERNEL_MAX_STAGED];
-        for (unsigned j = 0; j < k; ++j) {
-            const size_t at = c * k + j;
-            const size_t joint = src->u8_joints
-                                     ? ((const uint8_t *)src->joints)[at]
-                                     : ((const uint16_t *)src->joints)[at];
-            jm[j] = src->palette + 16 * joint;
-        }
-        const void *w =
-            kernel_element(src->weights, c * k * KERNEL_CHUNK, unorm16 ? 2 : 4);
-        const bool unit =
-            k == 1 && kernel_weights_are_one(w, KERNEL_CHUNK, unorm16);
+        bool unit;
+        const void *w = kernel_chunk_fetch(src, c, k, unorm16, jm, &unit);
         for (size_t b = 0; b < count; b += W) {
             const size_t m_n = count - b < W ? count - b : W;
             V m[12];
             NAME(chunk_matrix)(jm, w, lane + b, k, unorm16, unit, m);
-            /* A partial step's lanes past m_n read the last vertex again
-             * (what load3 / store3 expect of vi). */
             const size_t *v = vi + i + b;
-            size_t pad[W];
             if (m_n < W) {
+                /* A partial step (a range's ends) runs whole, after the
+                 * pending one; its lanes past m_n read the last vertex
+                 * again (what load3 / store3 expect of vi). */
+                if (pend_vi) NAME(xform_back)(io, pend_vi, W, &p, attrs);
+                pend_vi = NULL;
+                size_t pad[W];
                 for (size_t l = 0; l < W; ++l)
                     pad[l] = v[l < m_n ? l : m_n - 1];
-                v = pad;
+                NAME(xform_m)(io, pad, m_n, m, attrs);
+                continue;
             }
-            NAME(xform_m)(io, v, m_n, m, attrs);
+            NAME(xform_front)(io, v, W, m, attrs, &next);
+            if (pend_vi) NAME(xform_back)(io, pend_vi, W, &p, attrs);
+            NAME(pending_move)(&p, &next, attrs);
+            pend_vi = v;
         }
         i += count;
     }
+    if (pend_vi) NAME(xform_back)(io, pend_vi, W, &p, attrs);
 }
+
+/* Whole chunks of consecutive vertices whose attributes are all packed,
+ * with cached stores (stream order's usual case): the attribute pointers
+ * advance W vertices per step, and the layout tests of load3 / store3, the
+ * weights' format and the attribute set are constants. The steps are
+ * software-pipelined: step t's normals and tangents are normalised and
+ * stored while step t + 1 is transformed. A step alone is one long chain
+ * (weights -> matrix -> cofactor -> normal -> length -> reciprocal square
+ * root -> store) with more vector operations than the core's floating-point
+ * scheduler holds, so without the overlap each step waited for most of its
+ * own chain (docs/skinning.md, "Chunks"). */
+static inline __attribute__((always_inline)) void
+NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
+                    const kernel_chunk_src *src, size_t c0, const bool unorm16,
+                    const unsigned attrs)
+{
+    /* A step's vertices relative to its attributes (the kernels with
+     * chunks are at most KERNEL_CHUNK wide). */
+    static const size_t vi[KERNEL_CHUNK] = {0, 1, 2, 3, 4, 5, 6, 7};
+    kernel_io at = *io;
+    kernel_packed_attr(&at.pos);
+    kernel_packed_attr(&at.nrm);
+    kernel_packed_attr(&at.tan);
+    NAME(pending) p, next;
+    NAME(pending_clear)(&p, attrs); /* read only after a step wrote it */
+    kernel_io prev = at;
+    for (size_t c = c0; c < c0 + chunks; ++c) {
+        const float *jm[KERNEL_MAX_STAGED];
+        bool unit;
+        const void *w = kernel_chunk_fetch(src, c, k, unorm16, jm, &unit);
+        KERNEL_UNROLL
+        for (size_t lane = 0; lane < KERNEL_CHUNK; lane += W) {
+            V m[12];
+            NAME(chunk_matrix)(jm, w, lane, k, unorm16, unit, m);
+            NAME(xform_front)(&at, vi, W, m, attrs, &next);
+            if (c > c0 || lane) NAME(xform_back)(&prev, vi, W, &p, attrs);
+            NAME(pending_move)(&p, &next, attrs);
+            prev = at;
+            kernel_attr_advance(&at.pos, W * 12);
+            if (attrs & KERNEL_NORMALS) kernel_attr_advance(&at.nrm, W * 12);
+            if (attrs & KERNEL_TANGENTS) kernel_attr_advance(&at.tan, W * 12);
+        }
+    }
+    if (chunks) NAME(xform_back)(&prev, vi, W, &p, attrs);
+}
+
+/* Whether chunks_packed may take a call: whole chunks, every skinned
+ * attribute packed on both sides, no streaming stores. */
+static inline bool NAME(chunks_packed_ok)(const kernel_io *io, size_t n,
+                                          size_t lane0)
+{
+    if (lane0 % KERNEL_CHUNK || n % KERNEL_CHUNK) return false;
+    const kernel_attr *all[3] = {&io->pos, &io->nrm, &io->tan};
+    const bool on[3] = {true, (io->attrs & KERNEL_NORMALS) != 0,
+                        (io->attrs & KERNEL_TANGENTS) != 0};
+    for (int a = 0; a < 3; ++a)
+        if (on[a] && (!all[a]->in_packed || !all[a]->out_packed || all[a]->nt))
+            return false;
+    return true;
+}
+
+#define NAME_PACKED_CASE(UNORM16)                                              \
+    switch (io->attrs) {                                                       \
+    case 0:                                                                    \
+        NAME(chunks_packed)(io, chunks, k, src, c0, UNORM16, 0);               \
+        break;                                                                 \
+    case KERNEL_NORMALS:                                                       \
+        NAME(chunks_packed)(io, chunks, k, src, c0, UNORM16, KERNEL_NORMALS);  \
+        break;                                                                 \
+    case KERNEL_TANGENTS:                                                      \
+        NAME(chunks_packed)(io, chunks, k, src, c0, UNORM16, KERNEL_TANGENTS); \
+        break;                                                                 \
+    default:                                                                   \
+        NAME(chunks_packed)                                                    \
+        (io, chunks, k, src, c0, UNORM16, KERNEL_NORMALS | KERNEL_TANGENTS);   \
+        break;                                                                 \
+    }
 
 static void NAME(transform_chunks)(const kernel_io *io, const size_t *vi,
                                    size_t n, unsigned k,
                                    const kernel_chunk_src *src, size_t lane0)
 {
+    if (NAME(chunks_packed_ok)(io, n, lane0)) {
+        const size_t chunks = n / KERNEL_CHUNK, c0 = lane0 / KERNEL_CHUNK;
+        if (src->unorm16)
+            NAME_PACKED_CASE(true)
+        else
+            NAME_PACKED_CASE(false)
+        return;
+    }
     switch (io->attrs) {
     case 0:
         NAME(transform_chunks_a)(io, vi, n, k, src, lane0, 0);
@@ -640,4 +805,5 @@ static void NAME(transform_chunks)(const kernel_io *io, const size_t *vi,
         break;
     }
 }
+#undef NAME_PACKED_CASE
 #endif /* KERNEL_NO_CHUNKS */

@@ -116,6 +116,7 @@ sse2_blend_vertex(const float *const *jm, const float *w, float scale,
 
 /* W weights from element at of a chunk's weights (kernel_soa.h). */
 #define VSET1(x) _mm_set1_ps(x)
+#define VLOAD1(p) _mm_load1_ps(p)
 KERNEL_INLINE __m128 sse2_load_weights(const void *w, size_t at,
                                        const bool unorm16)
 {
