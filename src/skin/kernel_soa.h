@@ -709,7 +709,7 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
  * (weights -> matrix -> cofactor -> normal -> length -> reciprocal square
  * root -> store) with more vector operations than the core's floating-point
  * scheduler holds, so without the overlap each step waited for most of its
- * own chain (docs/skinning.md, "Chunks"). */
+ * own chain (docs/skinning.md, "Software pipelining"). */
 static inline __attribute__((always_inline)) void
 NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
                     const kernel_chunk_src *src, size_t c0, const bool unorm16,
