@@ -190,6 +190,18 @@ static void block_indices(const vs_skin_stream *s, const kernel_io *io,
     kernel_io_at(io, pos, at);
 }
 
+/* How many of the left chunked vertices, from chunk lane lane0 on, one
+ * kernel call takes: at most a block, and cut so that whole chunks come in
+ * calls of their own (a range that starts or ends inside a chunk takes
+ * that chunk's part alone), which the kernels' packed loop needs. */
+static size_t chunk_block(size_t lane0, size_t left)
+{
+    const size_t head = (KERNEL_CHUNK - lane0 % KERNEL_CHUNK) % KERNEL_CHUNK;
+    if (head) return head < left ? head : left;
+    if (left >= KERNEL_BLOCK) return KERNEL_BLOCK;
+    return left >= KERNEL_CHUNK ? left - left % KERNEL_CHUNK : left;
+}
+
 static stage_fn stage_for(const vs_skin_stream *s)
 {
     if (s->u8_joints) return s->unorm16 ? stage_u8_unorm : stage_u8_float;
@@ -241,14 +253,14 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             kernel_element(s->chunk_weights, s->chunk_at[k] * KERNEL_CHUNK,
                            skin_stream_weight_size(s)),
             s->u8_joints, s->unorm16, palette};
-        for (size_t pos = lo; pos < hi && pos < tail; pos += KERNEL_BLOCK) {
-            const size_t stop = hi < tail ? hi : tail;
-            const size_t n =
-                stop - pos < KERNEL_BLOCK ? stop - pos : KERNEL_BLOCK;
+        const size_t stop = hi < tail ? hi : tail;
+        for (size_t pos = lo; pos < stop;) {
+            const size_t lane0 = pos - s->group_start[k];
+            const size_t n = chunk_block(lane0, stop - pos);
             kernel_io at;
             block_indices(s, &io, source, pos, n, sc.vi, &full, &at);
-            ops->transform_chunks(&at, sc.vi, n, k, &chunks,
-                                  pos - s->group_start[k]);
+            ops->transform_chunks(&at, sc.vi, n, k, &chunks, lane0);
+            pos += n;
         }
         if (lo < tail) lo = tail;
         /* An unskinned vertex keeps its input under normalised weights and
