@@ -56,6 +56,11 @@ typedef struct kernel_attr {
     /* Vertices are visited in increasing consecutive order and this side is
      * 3 tightly packed floats: 4 vertices are 3 aligned-free 16-byte moves. */
     bool in_packed, out_packed;
+    /* Vertices are visited in increasing consecutive order, both sides are
+     * 4 tightly packed floats and the 4th is copied (tangents with their
+     * handedness w): 4 vertices are 4 16-byte loads, and 4 16-byte stores
+     * that carry the input's w along. */
+    bool packed4;
     /* out_packed and the job asked for non-temporal stores: full blocks
      * whose output is 16-byte aligned are streamed (kernel_store_fence
      * after the job). */
@@ -134,8 +139,8 @@ kernel_weights_are_one(const void *w, size_t n, bool unorm16)
     return !other;
 }
 
-/* A packed attribute with cached stores, the flags constants for the
- * compiler once inlined (the stream's packed chunk loop). */
+/* A packed attribute (3 floats) with cached stores, the flags constants
+ * for the compiler once inlined (the stream's packed chunk loop). */
 static inline __attribute__((always_inline)) void
 kernel_packed_attr(kernel_attr *a)
 {
@@ -143,12 +148,12 @@ kernel_packed_attr(kernel_attr *a)
     a->nt = false;
 }
 
-/* Moves a present attribute's pointers on by bytes. */
+/* Moves a present attribute's pointers on by count vertices. */
 static inline __attribute__((always_inline)) void
-kernel_attr_advance(kernel_attr *a, size_t bytes)
+kernel_attr_advance(kernel_attr *a, size_t count)
 {
-    a->in += bytes;
-    a->out += bytes;
+    a->in += count * a->in_step;
+    a->out += count * a->out_step;
 }
 
 /* Element at of an array of size-byte elements (u8 / u16 joints, unorm16 /

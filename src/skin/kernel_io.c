@@ -20,6 +20,7 @@ static kernel_attr make_attr(const float *in, size_t in_stride, float *out,
                      out_stride ? out_stride : element,
                      false,
                      false,
+                     false,
                      false};
     return a;
 }
@@ -45,6 +46,8 @@ void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
     io->attrs =
         (in_nrm ? KERNEL_NORMALS : 0u) | (in_tan ? KERNEL_TANGENTS : 0u);
     io->tangent_w = tc == 4;
+    io->tan.packed4 = sequential && tc == 4 && io->tan.in_step == 16 &&
+                      io->tan.out_step == 16;
 }
 
 bool kernel_io_streaming(kernel_io *io, uint32_t flags)

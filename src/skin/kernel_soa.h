@@ -43,6 +43,12 @@ NAME(normalize_len2)(V *x, V *y, V *z, V len2, const V *det)
     *z = VKEEP_IF_UNIT(VMUL(*z, inv), len2);
 }
 
+/* Whether store3 writes a packed4 attribute's 4th float (the x86 kernels'
+ * x86_scatter4), which spares the per-vertex copy of the tangents' w. */
+#ifndef KERNEL_PACKED4_STORES
+#define KERNEL_PACKED4_STORES 0
+#endif
+
 /* a * b - c, fused where the ISA has it (VFMS). */
 #ifndef VFMS
 #define VFMS(a, b, c) VSUB(VMUL(a, b), c)
@@ -138,8 +144,10 @@ NAME(xform_back)(const kernel_io *io, const size_t *vi, size_t n,
     if (attrs & KERNEL_TANGENTS) {
         NAME(normalize_len2)(&p->tx, &p->ty, &p->tz, p->tlen2, NULL);
         store3(&io->tan, vi, n, p->tx, p->ty, p->tz);
-        /* The handedness w is copied (one branch per block, not vertex). */
-        if (io->tangent_w)
+        /* The handedness w is copied (one branch per step, not vertex),
+         * unless the stores of a whole packed4 step carried it. */
+        if (io->tangent_w &&
+            !(KERNEL_PACKED4_STORES && io->tan.packed4 && n == W))
             for (size_t i = 0; i < n; ++i)
                 memcpy(io->tan.out + vi[i] * io->tan.out_step + 12,
                        io->tan.in + vi[i] * io->tan.in_step + 12, 4);
@@ -721,7 +729,6 @@ NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
     kernel_io at = *io;
     kernel_packed_attr(&at.pos);
     kernel_packed_attr(&at.nrm);
-    kernel_packed_attr(&at.tan);
     NAME(pending) p, next;
     NAME(pending_clear)(&p, attrs); /* read only after a step wrote it */
     kernel_io prev = at;
@@ -737,16 +744,17 @@ NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
             if (c > c0 || lane) NAME(xform_back)(&prev, vi, W, &p, attrs);
             NAME(pending_move)(&p, &next, attrs);
             prev = at;
-            kernel_attr_advance(&at.pos, W * 12);
-            if (attrs & KERNEL_NORMALS) kernel_attr_advance(&at.nrm, W * 12);
-            if (attrs & KERNEL_TANGENTS) kernel_attr_advance(&at.tan, W * 12);
+            kernel_attr_advance(&at.pos, W);
+            if (attrs & KERNEL_NORMALS) kernel_attr_advance(&at.nrm, W);
+            if (attrs & KERNEL_TANGENTS) kernel_attr_advance(&at.tan, W);
         }
     }
     if (chunks) NAME(xform_back)(&prev, vi, W, &p, attrs);
 }
 
 /* Whether chunks_packed may take a call: whole chunks, every skinned
- * attribute packed on both sides, no streaming stores. */
+ * attribute packed on both sides (3 floats, or 4 for tangents with w), no
+ * streaming stores. */
 static inline bool NAME(chunks_packed_ok)(const kernel_io *io, size_t n,
                                           size_t lane0)
 {
@@ -754,9 +762,12 @@ static inline bool NAME(chunks_packed_ok)(const kernel_io *io, size_t n,
     const kernel_attr *all[3] = {&io->pos, &io->nrm, &io->tan};
     const bool on[3] = {true, (io->attrs & KERNEL_NORMALS) != 0,
                         (io->attrs & KERNEL_TANGENTS) != 0};
-    for (int a = 0; a < 3; ++a)
-        if (on[a] && (!all[a]->in_packed || !all[a]->out_packed || all[a]->nt))
-            return false;
+    for (int a = 0; a < 3; ++a) {
+        if (!on[a]) continue;
+        const bool packed =
+            (all[a]->in_packed && all[a]->out_packed) || all[a]->packed4;
+        if (!packed || all[a]->nt) return false;
+    }
     return true;
 }
 

@@ -3,6 +3,9 @@
  * touching the bytes after them (memcpy: no alignment assumed, no overrun
  * at the end of a caller's buffer), and gathering 4 vertices' xyz into SoA. */
 
+/* x86_scatter4 writes the 4th float of packed4 attributes itself. */
+#define KERNEL_PACKED4_STORES 1
+
 KERNEL_INLINE __m128 x86_load3(const unsigned char *p)
 {
     double xy;
@@ -55,6 +58,16 @@ KERNEL_INLINE void x86_gather4(const kernel_attr *a, const size_t *vi, size_t n,
         *z = _mm_shuffle_ps(a2b1, w, _MM_SHUFFLE(3, 0, 2, 0));
         return;
     }
+    if (a->packed4 && n >= 4) {
+        const float *p = (const float *)(const void *)(a->in + vi[0] * 16);
+        __m128 v0 = _mm_loadu_ps(p), v1 = _mm_loadu_ps(p + 4),
+               v2 = _mm_loadu_ps(p + 8), v3 = _mm_loadu_ps(p + 12);
+        _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+        *x = v0;
+        *y = v1;
+        *z = v2;
+        return;
+    }
     __m128 v0 = x86_load3(a->in + vi[0] * a->in_step);
     __m128 v1 = x86_load3(a->in + vi[1] * a->in_step);
     __m128 v2 = x86_load3(a->in + vi[2] * a->in_step);
@@ -81,6 +94,23 @@ KERNEL_INLINE void x86_scatter4(const kernel_attr *a, const size_t *vi,
         const __m128 r1 = _mm_shuffle_ps(y1z1, x2y2, _MM_SHUFFLE(2, 0, 2, 0));
         const __m128 r2 = _mm_shuffle_ps(z2x3, y3z3, _MM_SHUFFLE(2, 0, 2, 0));
         x86_put3x4(a, p, r0, r1, r2);
+        return;
+    }
+    if (a->packed4 && n >= 4) {
+        /* The input's w (the tangents' handedness) rides along: read back
+         * before the stores, so in place it is still the input's. */
+        const float *q = (const float *)(const void *)(a->in + vi[0] * 16);
+        float *p = (float *)(void *)(a->out + vi[0] * 16);
+        const __m128 h01 =
+            _mm_unpackhi_ps(_mm_loadu_ps(q), _mm_loadu_ps(q + 4));
+        const __m128 h23 =
+            _mm_unpackhi_ps(_mm_loadu_ps(q + 8), _mm_loadu_ps(q + 12));
+        __m128 w = _mm_movehl_ps(h23, h01); /* w0 w1 w2 w3 */
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        _mm_storeu_ps(p, x);
+        _mm_storeu_ps(p + 4, y);
+        _mm_storeu_ps(p + 8, z);
+        _mm_storeu_ps(p + 12, w);
         return;
     }
     __m128 w = _mm_setzero_ps();

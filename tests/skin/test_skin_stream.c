@@ -245,7 +245,8 @@ static void streams_match_the_reference(void)
                 c.nrm[i] = rng_float(-1, 1);
             }
             for (size_t i = 0; i < n * 4; ++i)
-                c.tan[i] = i % 4 == 3 ? -1.0f : rng_float(-1, 1);
+                c.tan[i] = i % 4 == 3 ? (rng_u32() % 2 ? 1.0f : -1.0f)
+                                      : rng_float(-1, 1);
             for (int unorm16 = 0; unorm16 < 2; ++unorm16)
                 for (uint32_t flags = 0; flags < 2; ++flags) {
                     /* Random raw weights exceed 1 only in sums; each one is
