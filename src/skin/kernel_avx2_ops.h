@@ -145,9 +145,25 @@ NAME(blend_vertex)(const float *const *jm, const float *w, float scale,
     /* Two chains of FMAs (even and odd influences) summed at the end: half
      * the dependent latency per vertex for 2+ influences. */
     __m256 d01 = _mm256_setzero_ps(), d23 = _mm256_setzero_ps();
+    /* With 2, 4 or 8 influences the weights are loaded as one vector and
+     * each is broadcast by a permute: the blend is bound by its loads (the
+     * palette's rows, the joints), not by the shuffle units, which a
+     * broadcast from memory for each weight left idle (+7 % with 4
+     * influences). */
+    const bool vec = k == 2 || k == 4 || k == 8;
+    __m256 wv = _mm256_setzero_ps();
+    if (k == 8)
+        wv = _mm256_loadu_ps(w);
+    else if (k == 4)
+        wv = _mm256_castps128_ps256(_mm_loadu_ps(w));
+    else if (k == 2)
+        wv = _mm256_castps128_ps256(
+            _mm_castpd_ps(_mm_load_sd((const double *)(const void *)w)));
     KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
-        const __m256 wj = _mm256_set1_ps(w[j]);
+        const __m256 wj =
+            vec ? _mm256_permutevar8x32_ps(wv, _mm256_set1_epi32((int)j))
+                : _mm256_set1_ps(w[j]);
         if (j % 2 == 0) {
             c01 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j]), c01);
             c23 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j] + 8), c23);
