@@ -145,6 +145,7 @@ static inline __attribute__((always_inline)) void
 kernel_packed_attr(kernel_attr *a)
 {
     a->in_packed = a->out_packed = true;
+    a->in_step = a->out_step = 12; /* what packed means */
     a->nt = false;
 }
 
