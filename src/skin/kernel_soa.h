@@ -169,15 +169,6 @@ NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
 
 #undef NAME_CROSS
 
-static inline __attribute__((always_inline)) void
-NAME(xform)(const kernel_io *io, const size_t *vi, size_t n, kernel_mats mats,
-            const bool pointed, const unsigned attrs)
-{
-    V m[12];
-    load_mat(mats, pointed, m);
-    NAME(xform_m)(io, vi, n, m, attrs);
-}
-
 /* The per-vertex paths; a build for stream chunks alone
  * (kernel_avx2_wide.c) defines KERNEL_ONLY_CHUNKS. */
 #ifndef KERNEL_ONLY_CHUNKS
@@ -710,8 +701,9 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
 
 /* Whole chunks of consecutive vertices whose attributes are all packed,
  * with cached stores (stream order's usual case): the attribute pointers
- * advance W vertices per step, and the layout tests of load3 / store3, the
- * weights' format and the attribute set are constants. The steps are
+ * advance W vertices per step, and the layout tests of load3 / store3 for
+ * positions and normals, the weights' format and the attribute set are
+ * constants (tangents may be 3 or 4 floats: tested per step). The steps are
  * software-pipelined: step t's normals and tangents are normalised and
  * stored while step t + 1 is transformed. A step alone is one long chain
  * (weights -> matrix -> cofactor -> normal -> length -> reciprocal square
