@@ -169,57 +169,70 @@ NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
 
 #undef NAME_CROSS
 
+/* CALL(a) with io->attrs as the constant a: each specialisation of a loop
+ * has no attribute tests inside. */
+#define NAME_BY_ATTRS(CALL)                                                    \
+    switch (io->attrs) {                                                       \
+    case 0:                                                                    \
+        CALL(0);                                                               \
+        break;                                                                 \
+    case KERNEL_NORMALS:                                                       \
+        CALL(KERNEL_NORMALS);                                                  \
+        break;                                                                 \
+    case KERNEL_TANGENTS:                                                      \
+        CALL(KERNEL_TANGENTS);                                                 \
+        break;                                                                 \
+    default:                                                                   \
+        CALL(KERNEL_NORMALS | KERNEL_TANGENTS);                                \
+        break;                                                                 \
+    }
+
 /* The per-vertex paths; a build for stream chunks alone
  * (kernel_avx2_wide.c) defines KERNEL_ONLY_CHUNKS. */
 #ifndef KERNEL_ONLY_CHUNKS
-/* Sub-blocks of W vertices; the attribute set becomes a constant in each
- * case so each specialisation has no attribute tests inside. */
-#define NAME_TRANSFORM_BODY(MATS, POINTED)                                     \
-    switch (io->attrs) {                                                       \
-    case 0:                                                                    \
-        NAME_LOOP(0, MATS, POINTED) break;                                     \
-    case KERNEL_NORMALS:                                                       \
-        NAME_LOOP(KERNEL_NORMALS, MATS, POINTED) break;                        \
-    case KERNEL_TANGENTS:                                                      \
-        NAME_LOOP(KERNEL_TANGENTS, MATS, POINTED) break;                       \
-    default:                                                                   \
-        NAME_LOOP(KERNEL_NORMALS | KERNEL_TANGENTS, MATS, POINTED) break;      \
-    }
-/* Steps of W vertices, software-pipelined as the stream's packed chunks
+/* Steps of W vertices, each vertex's matrix at mat + 16 * i (or through
+ * mp[i] when pointed), software-pipelined as the stream's packed chunks
  * are (chunks_packed): step b's normals and tangents are finished while
  * step b + W is transformed. */
-#define NAME_LOOP(attrs, MATS, POINTED)                                        \
-    {                                                                          \
-        NAME(pending) p, next;                                                 \
-        NAME(pending_clear)(&p, attrs);                                        \
-        size_t pb = 0, pn = 0;                                                 \
-        for (size_t b = 0; b < n; b += W) {                                    \
-            const size_t bn = n - b < W ? n - b : W;                           \
-            V m[12];                                                           \
-            load_mat(MATS, POINTED, m);                                        \
-            NAME(xform_front)(io, vi + b, bn, m, attrs, &next);                \
-            if (b) NAME(xform_back)(io, vi + pb, pn, &p, attrs);               \
-            NAME(pending_move)(&p, &next, attrs);                              \
-            pb = b;                                                            \
-            pn = bn;                                                           \
-        }                                                                      \
-        if (n) NAME(xform_back)(io, vi + pb, pn, &p, attrs);                   \
+static inline __attribute__((always_inline)) void
+NAME(transform_steps)(const kernel_io *io, const size_t *vi, size_t n,
+                      const float *mat, const float *const *mp,
+                      const bool pointed, const unsigned attrs)
+{
+    NAME(pending) p, next;
+    NAME(pending_clear)(&p, attrs);
+    size_t pb = 0, pn = 0;
+    for (size_t b = 0; b < n; b += W) {
+        const size_t bn = n - b < W ? n - b : W;
+        const kernel_mats mats = {pointed ? NULL : mat + b * 16,
+                                  pointed ? mp + b : NULL};
+        V m[12];
+        load_mat(mats, pointed, m);
+        NAME(xform_front)(io, vi + b, bn, m, attrs, &next);
+        if (b) NAME(xform_back)(io, vi + pb, pn, &p, attrs);
+        NAME(pending_move)(&p, &next, attrs);
+        pb = b;
+        pn = bn;
     }
+    if (n) NAME(xform_back)(io, vi + pb, pn, &p, attrs);
+}
 
 static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
                             const float *mat)
 {
-    NAME_TRANSFORM_BODY(((kernel_mats){mat + b * 16, NULL}), false)
+#define NAME_CALL(a) NAME(transform_steps)(io, vi, n, mat, NULL, false, a)
+    NAME_BY_ATTRS(NAME_CALL)
+#undef NAME_CALL
 }
 
 /* Each vertex's own matrix pointer (kernel_ops.transform_pointed). */
 static void NAME(transform_pointed)(const kernel_io *io, const size_t *vi,
                                     size_t n, const float *const *mp)
 {
-    NAME_TRANSFORM_BODY(((kernel_mats){NULL, mp + b}), true)
+#define NAME_CALL(a) NAME(transform_steps)(io, vi, n, NULL, mp, true, a)
+    NAME_BY_ATTRS(NAME_CALL)
+#undef NAME_CALL
 }
-#undef NAME_LOOP
-#undef NAME_TRANSFORM_BODY
 
 /* mat[i] = idw[i] * I (or mat[i] when accumulating) + sum_j w * J, with the
  * influence count K a constant in every case. NAME(blend_vertex) is the
@@ -763,50 +776,26 @@ static inline bool NAME(chunks_packed_ok)(const kernel_io *io, size_t n,
     return true;
 }
 
-#define NAME_PACKED_CASE(UNORM16)                                              \
-    switch (io->attrs) {                                                       \
-    case 0:                                                                    \
-        NAME(chunks_packed)(io, chunks, k, src, c0, UNORM16, 0);               \
-        break;                                                                 \
-    case KERNEL_NORMALS:                                                       \
-        NAME(chunks_packed)(io, chunks, k, src, c0, UNORM16, KERNEL_NORMALS);  \
-        break;                                                                 \
-    case KERNEL_TANGENTS:                                                      \
-        NAME(chunks_packed)(io, chunks, k, src, c0, UNORM16, KERNEL_TANGENTS); \
-        break;                                                                 \
-    default:                                                                   \
-        NAME(chunks_packed)                                                    \
-        (io, chunks, k, src, c0, UNORM16, KERNEL_NORMALS | KERNEL_TANGENTS);   \
-        break;                                                                 \
-    }
-
 static void NAME(transform_chunks)(const kernel_io *io, const size_t *vi,
                                    size_t n, unsigned k,
                                    const kernel_chunk_src *src, size_t lane0)
 {
     if (NAME(chunks_packed_ok)(io, n, lane0)) {
         const size_t chunks = n / KERNEL_CHUNK, c0 = lane0 / KERNEL_CHUNK;
-        if (src->unorm16)
-            NAME_PACKED_CASE(true)
-        else
-            NAME_PACKED_CASE(false)
+#define NAME_CALL_U16(a) NAME(chunks_packed)(io, chunks, k, src, c0, true, a)
+#define NAME_CALL_F32(a) NAME(chunks_packed)(io, chunks, k, src, c0, false, a)
+        if (src->unorm16) {
+            NAME_BY_ATTRS(NAME_CALL_U16)
+        } else {
+            NAME_BY_ATTRS(NAME_CALL_F32)
+        }
+#undef NAME_CALL_U16
+#undef NAME_CALL_F32
         return;
     }
-    switch (io->attrs) {
-    case 0:
-        NAME(transform_chunks_a)(io, vi, n, k, src, lane0, 0);
-        break;
-    case KERNEL_NORMALS:
-        NAME(transform_chunks_a)(io, vi, n, k, src, lane0, KERNEL_NORMALS);
-        break;
-    case KERNEL_TANGENTS:
-        NAME(transform_chunks_a)(io, vi, n, k, src, lane0, KERNEL_TANGENTS);
-        break;
-    default:
-        NAME(transform_chunks_a)
-        (io, vi, n, k, src, lane0, KERNEL_NORMALS | KERNEL_TANGENTS);
-        break;
-    }
+#define NAME_CALL(a) NAME(transform_chunks_a)(io, vi, n, k, src, lane0, a)
+    NAME_BY_ATTRS(NAME_CALL)
+#undef NAME_CALL
 }
-#undef NAME_PACKED_CASE
 #endif /* KERNEL_NO_CHUNKS */
+#undef NAME_BY_ATTRS
