@@ -5,6 +5,7 @@
  * relative to that node (glTF 1.0's inverse(meshWorld) term). */
 #include "anim/pose_internal.h"
 #include "core/affine.h"
+#include "core/affine_avx2.h"
 #include "core/error.h"
 #include "core/skin_facts.h"
 #include "core/xform.h"
@@ -70,11 +71,24 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
     const bool bsm = !facts.bsm_identity, ibms_affine = facts.ibms_affine;
     const float *worlds = pose_worlds(pose);
     const float *ibms = sk->inverse_bind_matrices;
+    /* With the IBMs' rows, kept at load, and nothing else to multiply:
+     * G * IBM straight from the rows (no transpose for 3x4 output), two
+     * columns or rows per instruction where AVX2 runs (core/affine_avx2.h),
+     * the same floats either way. For 3x4, J is affine exactly where G is
+     * (the IBM is affine and invertible); a joint whose G is not goes on
+     * below, which refuses it. */
+    const bool from_rows = facts.ibm_rows && !bsm && !relative;
+    const bool avx2 = from_rows && affine_avx2_usable();
+    if (avx2 && !pack_3x4) {
+        affine_avx2_mul_rows_batch(worlds, sk->joints, facts.ibm_rows,
+                                   sk->joint_count, out);
+        return VS_OK;
+    }
     uint32_t j = 0;
-    if (pack_3x4 && facts.ibm_rows && !bsm && !relative)
-        /* Row by row from the IBMs' rows, kept at load: no transpose. J is
-         * affine exactly where G is (the IBM is affine and invertible); a
-         * joint whose G is not goes on below, which refuses it. */
+    if (avx2)
+        j = affine_avx2_mul_rows_3x4_batch(worlds, sk->joints, facts.ibm_rows,
+                                           sk->joint_count, out);
+    else if (from_rows && pack_3x4)
         for (; j < sk->joint_count; ++j) {
             const float *g = worlds + 16 * (size_t)sk->joints[j];
             if (!affine_is_affine(g)) break;

@@ -3,6 +3,8 @@
 #include "test.h"
 
 #include "anim/asset_fixture.h"
+#include "core/affine.h"
+#include "core/affine_avx2.h"
 #include "core/skin_facts.h"
 #include "vskin/vskin.h"
 
@@ -179,6 +181,75 @@ static void projective_parent_takes_the_general_product(void)
     }
 }
 
+/* Entries for the AVX2 products' test: signed zeros (whose sums show
+ * whether -0 survives), small integers (exact products, equal sums that
+ * cancel) and random floats of mixed sizes. */
+static float odd_entry(uint32_t *seed)
+{
+    *seed = *seed * 1664525u + 1013904223u;
+    const uint32_t r = *seed >> 8;
+    switch (r % 6) {
+    case 0:
+        return 0.0f;
+    case 1:
+        return -0.0f;
+    case 2:
+        return (float)((int)(r % 7) - 3);
+    default:
+        return ((float)(r % 65536) / 32768.0f - 1.0f) * (r % 3 == 0   ? 1e-3f
+                                                         : r % 3 == 1 ? 1.0f
+                                                                      : 1e3f);
+    }
+}
+
+/* The AVX2 products (core/affine_avx2.h) give affine_mul's and
+ * affine_mul_rows' floats bit for bit: 4x4 from projective and affine left
+ * factors, 3x4 stopping at the first left factor that is not affine. */
+static void avx2_products_are_the_baseline_floats(void)
+{
+    if (!affine_avx2_usable()) {
+        printf("  (no AVX2 on this CPU: nothing to compare)\n");
+        return;
+    }
+    enum { N = 64 };
+    static float g[16 * N], ibm[16 * N], rows[12 * N], out[16 * N], want[16];
+    uint32_t index[N], seed = 12345u;
+    int differing = 0;
+    for (int round = 0; round < 50; ++round) {
+        for (uint32_t j = 0; j < N; ++j) {
+            for (int e = 0; e < 16; ++e) {
+                g[16 * j + e] = odd_entry(&seed);
+                ibm[16 * j + e] = odd_entry(&seed);
+            }
+            /* Affine IBMs; the left factors affine but for every 5th
+             * (projective, as a COLLADA world may be). */
+            ibm[16 * j + 3] = ibm[16 * j + 7] = ibm[16 * j + 11] = 0.0f;
+            ibm[16 * j + 15] = 1.0f;
+            if ((j + (uint32_t)round) % 5) {
+                g[16 * j + 3] = g[16 * j + 7] = g[16 * j + 11] = 0.0f;
+                g[16 * j + 15] = 1.0f;
+            }
+            affine_rows(ibm + 16 * j, rows + 12 * j);
+            index[j] = (j * 7u + (uint32_t)round) % N;
+        }
+        affine_avx2_mul_rows_batch(g, index, rows, N, out);
+        for (uint32_t j = 0; j < N; ++j) {
+            affine_mul(g + 16 * index[j], ibm + 16 * j, want);
+            differing += memcmp(want, out + 16 * j, sizeof want) != 0;
+        }
+        uint32_t first_projective = N;
+        for (uint32_t j = N; j-- > 0;)
+            if (!affine_is_affine(g + 16 * index[j])) first_projective = j;
+        CHECK(affine_avx2_mul_rows_3x4_batch(g, index, rows, N, out) ==
+              first_projective);
+        for (uint32_t j = 0; j < first_projective; ++j) {
+            affine_mul_rows(g + 16 * index[j], rows + 12 * j, want);
+            differing += memcmp(want, out + 12 * j, 12 * sizeof *want) != 0;
+        }
+    }
+    CHECK_MSG(differing == 0, "%d products differ", differing);
+}
+
 static void rejects_invalid_skin_and_node(void)
 {
     vs_asset *a = skeleton_asset();
@@ -206,6 +277,7 @@ int main(void)
     RUN(rest_pose_gives_identity_in_world_space);
     RUN(posed_joint_moves_points_world_and_relative);
     RUN(projective_parent_takes_the_general_product);
+    RUN(avx2_products_are_the_baseline_floats);
     RUN(rejects_invalid_skin_and_node);
     return test_summary();
 }
