@@ -102,28 +102,42 @@ static bool copy_lerp_keys(vs_asset *asset, const plan_op *ops, plan_group *g)
     return true;
 }
 
-/* The prepared key pairs of a group of slerps side by side, and their
- * nodes (plan_group.pairs, .nodes). */
-static bool prepare_slerp_pairs(vs_asset *asset, const plan_op *ops,
-                                plan_group *g)
+/* The prepared key pairs of a group of slerps in blocks
+ * (plan_group.blocks), and their nodes (.nodes). */
+static bool prepare_slerp_blocks(vs_asset *asset, const plan_op *ops,
+                                 plan_group *g)
 {
     const uint32_t keys = ops[g->first].sampler->key_count;
+    const uint32_t per_key = rotation_blocks(g->count);
     uint32_t *nodes =
         asset_calloc(asset, g->count, sizeof *nodes, NULL, "plans");
-    rotation_pair *pairs =
+    /* The asset's allocations are 16-byte aligned; the blocks' rows are
+     * read 32 bytes at a time, so the blocks start at the first multiple
+     * of 32 inside one block more than they need. */
+    unsigned char *bytes =
         keys < 2 ? NULL
-                 : asset_calloc(asset, (size_t)(keys - 1) * g->count,
-                                sizeof *pairs, NULL, "plans");
-    if (!nodes || (keys >= 2 && !pairs)) return false;
-    for (uint32_t i = 0; i < g->count; ++i) {
-        const plan_op *op = &ops[g->first + i];
-        nodes[i] = op->node;
-        for (uint32_t k = 0; k + 1 < keys; ++k)
-            rotation_pair_prepare(op->sampler->values + 4 * (size_t)k,
-                                  op->sampler->values + 4 * (size_t)(k + 1),
-                                  &pairs[(size_t)k * g->count + i]);
-    }
-    g->pairs = pairs;
+                 : asset_calloc(asset, (size_t)(keys - 1) * per_key + 1,
+                                sizeof(rotation_block), NULL, "plans");
+    if (!nodes || (keys >= 2 && !bytes)) return false;
+    rotation_block *blocks =
+        bytes ? (rotation_block *)(bytes + (-(uintptr_t)bytes &
+                                            (_Alignof(rotation_block) - 1)))
+              : NULL;
+    for (uint32_t i = 0; i < g->count; ++i)
+        nodes[i] = ops[g->first + i].node;
+    for (uint32_t k = 0; k + 1 < keys; ++k)
+        for (uint32_t i = 0; i < per_key * ROTATION_LANES; ++i) {
+            rotation_pair pair;
+            if (i < g->count) {
+                const float *v = ops[g->first + i].sampler->values;
+                rotation_pair_prepare(v + 4 * (size_t)k,
+                                      v + 4 * (size_t)(k + 1), &pair);
+            }
+            rotation_block_set(
+                &blocks[(size_t)k * per_key + i / ROTATION_LANES],
+                i % ROTATION_LANES, i < g->count ? &pair : NULL);
+        }
+    g->blocks = blocks;
     g->nodes = nodes;
     return true;
 }
@@ -159,7 +173,7 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
     for (uint32_t i = 0; i < lerp_groups; ++i)
         if (!copy_lerp_keys(asset, ops, &lerps[i])) return false;
     for (uint32_t i = 0; i < slerp_groups; ++i)
-        if (!prepare_slerp_pairs(asset, ops, &slerps[i])) return false;
+        if (!prepare_slerp_blocks(asset, ops, &slerps[i])) return false;
     *out = (clip_plan){clip->channels,
                        clip->samplers,
                        clip->channel_count,

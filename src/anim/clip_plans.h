@@ -41,10 +41,11 @@ typedef struct plan_group {
      * floats, and one float of padding at the end so that each lerp may
      * load its three floats as four. */
     const float *keys;
-    /* Slerps: pair k (keys k and k + 1) of ops[first + i] at
-     * pairs[k * count + i], prepared (anim/rotation_batch.h); and the node
-     * of ops[first + i] at nodes[i]. */
-    const rotation_pair *pairs;
+    /* Slerps: pair k (keys k and k + 1) of ops[first + i], prepared
+     * (anim/rotation_batch.h), in lane i % ROTATION_LANES of
+     * blocks[k * rotation_blocks(count) + i / ROTATION_LANES]; and the
+     * node of ops[first + i] at nodes[i]. */
+    const rotation_block *blocks;
     const uint32_t *nodes;
 } plan_group;
 

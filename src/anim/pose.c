@@ -403,8 +403,9 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
         const uint32_t key = pose->group_key[sg->group];
         for (uint32_t i = 0; i < sg->count; ++i)
             pose->use_matrix[sg->nodes[i]] = false; /* as channel_target */
-        rotation_batch_group(sg->pairs + (size_t)key * sg->count, sg->count,
-                             pose->group_u[sg->group], pose->local, sg->nodes);
+        rotation_batch_group(
+            sg->blocks + (size_t)key * rotation_blocks(sg->count), sg->count,
+            pose->group_u[sg->group], pose->local, sg->nodes);
     }
     const plan_op *op = plan->ops + plan->lerp_count + plan->slerp_count;
     for (const plan_op *end = op + plan->generic_count; op < end; ++op)

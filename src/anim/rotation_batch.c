@@ -54,22 +54,41 @@ void rotation_pair_prepare(const float *a, const float *b, rotation_pair *out)
     if (d >= ROTATION_POLY_MIN_COS) out->x = d < 1.0f ? d : 1.0f;
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-
-/* A lane without a channel: the identity twice, which stays on the fast
- * path and whose result is not stored. */
-static const rotation_pair identity_pair = {
-    {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, 1.0f};
-
-/* The weight polynomial's coefficients at t (rotation_poly_weight's
- * u_i t^2 - v_i), broadcast: the same for every channel of the group. */
-static void coefficients(float t, __m128 c[8])
+void rotation_poly_coefficients(float t, float c[8])
 {
     const float t2 = t * t;
     for (int i = 0; i < 8; ++i)
-        c[i] = _mm_set1_ps(poly_u[i] * t2 - poly_v[i]);
+        c[i] = poly_u[i] * t2 - poly_v[i];
 }
+
+void rotation_block_set(rotation_block *block, uint32_t lane,
+                        const rotation_pair *p)
+{
+    static const rotation_pair identity = {
+        {0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, 1.0f};
+    if (!p) p = &identity;
+    for (int c = 0; c < 4; ++c) {
+        block->a[c][lane] = p->a[c];
+        block->b[c][lane] = p->b[c];
+    }
+    block->x[lane] = p->x;
+}
+
+void rotation_block_scalar(const rotation_block *block, uint32_t n, float u,
+                           vs_trs *local, const uint32_t *nodes)
+{
+    for (uint32_t l = 0; l < n; ++l) {
+        float a[4], b[4];
+        for (int c = 0; c < 4; ++c) {
+            a[c] = block->a[c][l];
+            b[c] = block->b[c][l];
+        }
+        anim_slerp(a, b, u, local[nodes[l]].rotation);
+    }
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
 
 /* rotation_poly_weight of four pairs (cosines xm1 + 1) at t with its
  * first `terms` coefficients c; the same arithmetic lane by lane. */
@@ -83,79 +102,112 @@ weight4(__m128 t, const __m128 c[8], __m128 xm1, int terms)
     return _mm_mul_ps(t, r);
 }
 
-void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
-                          vs_trs *local, const uint32_t *nodes)
+/* Lanes [4h, 4h + 4) of a block with `terms` terms; the first n stored. */
+static inline __attribute__((always_inline)) void
+half_block(const rotation_block *bl, int h, uint32_t n, const __m128 c0[8],
+           const __m128 c1[8], __m128 t0, __m128 t1, int terms, vs_trs *local,
+           const uint32_t *nodes)
 {
+    const __m128 xm1 =
+        _mm_sub_ps(_mm_load_ps(bl->x + 4 * h), _mm_set1_ps(1.0f));
+    const __m128 w0 = weight4(t0, c0, xm1, terms);
+    const __m128 w1 = weight4(t1, c1, xm1, terms);
+#define LERP(c)                                                                \
+    _mm_add_ps(_mm_mul_ps(w0, _mm_load_ps(bl->a[c] + 4 * h)),                  \
+               _mm_mul_ps(w1, _mm_load_ps(bl->b[c] + 4 * h)))
+    __m128 q0 = LERP(0), q1 = LERP(1), q2 = LERP(2), q3 = LERP(3);
+#undef LERP
+    /* Unit keys less than ~91 degrees apart and weights within ~1e-7 of
+     * the sine ratios: |q|^2 = 1 + e with |e| of order 1e-7, where
+     * 1 / sqrt(1 + e) = 1 - e / 2 + O(e^2) is exact to float precision. A
+     * square root and a division here were the longest latency of the
+     * batch. */
+    const __m128 len2 =
+        _mm_add_ps(_mm_add_ps(_mm_mul_ps(q0, q0), _mm_mul_ps(q1, q1)),
+                   _mm_add_ps(_mm_mul_ps(q2, q2), _mm_mul_ps(q3, q3)));
+    const __m128 inv =
+        _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
+    q0 = _mm_mul_ps(q0, inv);
+    q1 = _mm_mul_ps(q1, inv);
+    q2 = _mm_mul_ps(q2, inv);
+    q3 = _mm_mul_ps(q3, inv);
+    _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
+    nodes += 4 * h;
+    if (n >= 4 * (uint32_t)h + 4) {
+        _mm_storeu_ps(local[nodes[0]].rotation, q0);
+        _mm_storeu_ps(local[nodes[1]].rotation, q1);
+        _mm_storeu_ps(local[nodes[2]].rotation, q2);
+        _mm_storeu_ps(local[nodes[3]].rotation, q3);
+        return;
+    }
+    const uint32_t left = n - 4 * (uint32_t)h;
+    _mm_storeu_ps(local[nodes[0]].rotation, q0);
+    if (left > 1) _mm_storeu_ps(local[nodes[1]].rotation, q1);
+    if (left > 2) _mm_storeu_ps(local[nodes[2]].rotation, q2);
+}
+
+void rotation_batch_group_sse2(const rotation_block *blocks, uint32_t count,
+                               float u, vs_trs *local, const uint32_t *nodes)
+{
+    float k0[8], k1[8];
+    rotation_poly_coefficients(1.0f - u, k0);
+    rotation_poly_coefficients(u, k1);
     __m128 c0[8], c1[8];
-    coefficients(1.0f - u, c0);
-    coefficients(u, c1);
+    for (int i = 0; i < 8; ++i) {
+        c0[i] = _mm_set1_ps(k0[i]);
+        c1[i] = _mm_set1_ps(k1[i]);
+    }
     const __m128 t0 = _mm_set1_ps(1.0f - u), t1 = _mm_set1_ps(u);
-    const __m128 one = _mm_set1_ps(1.0f);
-    for (uint32_t i = 0; i < count; i += 4) {
-        const uint32_t n = count - i < 4 ? count - i : 4;
-        const rotation_pair *p[4];
-        for (uint32_t l = 0; l < 4; ++l)
-            p[l] = l < n ? &pairs[i + l] : &identity_pair;
-        const __m128 x = _mm_setr_ps(p[0]->x, p[1]->x, p[2]->x, p[3]->x);
+    for (uint32_t i = 0; i < count; i += ROTATION_LANES, ++blocks) {
+        const uint32_t n =
+            count - i < ROTATION_LANES ? count - i : ROTATION_LANES;
+        const __m128 x0 = _mm_load_ps(blocks->x),
+                     x1 = _mm_load_ps(blocks->x + 4);
         /* Wide angles, zero-length or non-finite keys (x is
-         * ROTATION_PAIR_SCALAR): the four take the scalar path (rare in
+         * ROTATION_PAIR_SCALAR): the block takes the scalar path (rare in
          * real clips). */
-        if (_mm_movemask_ps(
-                _mm_cmpge_ps(x, _mm_set1_ps(ROTATION_POLY_MIN_COS))) != 0xF) {
-            for (uint32_t l = 0; l < n; ++l)
-                anim_slerp(p[l]->a, p[l]->b, u, local[nodes[i + l]].rotation);
+        const __m128 poly = _mm_set1_ps(ROTATION_POLY_MIN_COS);
+        if ((_mm_movemask_ps(_mm_cmpge_ps(x0, poly)) &
+             _mm_movemask_ps(_mm_cmpge_ps(x1, poly))) != 0xF) {
+            rotation_block_scalar(blocks, n, u, local, nodes + i);
             continue;
         }
-        const __m128 xm1 = _mm_sub_ps(x, one);
-        __m128 w0, w1;
         /* Keys a few degrees apart, as baked clips have them nearly
          * everywhere: the short polynomial, half the dependent chain. */
-        if (_mm_movemask_ps(
-                _mm_cmpge_ps(x, _mm_set1_ps(ROTATION_SHORT_MIN_COS))) == 0xF) {
-            w0 = weight4(t0, c0, xm1, ROTATION_SHORT_TERMS);
-            w1 = weight4(t1, c1, xm1, ROTATION_SHORT_TERMS);
+        const __m128 near = _mm_set1_ps(ROTATION_SHORT_MIN_COS);
+        const int terms = (_mm_movemask_ps(_mm_cmpge_ps(x0, near)) &
+                           _mm_movemask_ps(_mm_cmpge_ps(x1, near))) == 0xF
+                              ? ROTATION_SHORT_TERMS
+                              : 8;
+        if (terms == ROTATION_SHORT_TERMS) {
+            half_block(blocks, 0, n, c0, c1, t0, t1, ROTATION_SHORT_TERMS,
+                       local, nodes + i);
+            if (n > 4)
+                half_block(blocks, 1, n, c0, c1, t0, t1, ROTATION_SHORT_TERMS,
+                           local, nodes + i);
         } else {
-            w0 = weight4(t0, c0, xm1, 8);
-            w1 = weight4(t1, c1, xm1, 8);
+            half_block(blocks, 0, n, c0, c1, t0, t1, 8, local, nodes + i);
+            if (n > 4)
+                half_block(blocks, 1, n, c0, c1, t0, t1, 8, local, nodes + i);
         }
-        /* Lane l = channel i + l; after the transposes aN/bN hold
-         * component N of the four a keys / b keys. */
-        __m128 a0 = _mm_loadu_ps(p[0]->a), b0 = _mm_loadu_ps(p[0]->b);
-        __m128 a1 = _mm_loadu_ps(p[1]->a), b1 = _mm_loadu_ps(p[1]->b);
-        __m128 a2 = _mm_loadu_ps(p[2]->a), b2 = _mm_loadu_ps(p[2]->b);
-        __m128 a3 = _mm_loadu_ps(p[3]->a), b3 = _mm_loadu_ps(p[3]->b);
-        _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
-        _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
-        __m128 q0 = _mm_add_ps(_mm_mul_ps(w0, a0), _mm_mul_ps(w1, b0));
-        __m128 q1 = _mm_add_ps(_mm_mul_ps(w0, a1), _mm_mul_ps(w1, b1));
-        __m128 q2 = _mm_add_ps(_mm_mul_ps(w0, a2), _mm_mul_ps(w1, b2));
-        __m128 q3 = _mm_add_ps(_mm_mul_ps(w0, a3), _mm_mul_ps(w1, b3));
-        /* Unit keys less than ~91 degrees apart and weights within ~1e-7
-         * of the sine ratios: |q|^2 = 1 + e with |e| of order 1e-7, where
-         * 1 / sqrt(1 + e) = 1 - e / 2 + O(e^2) is exact to float precision.
-         * A square root and a division here were the longest latency of
-         * the batch. */
-        const __m128 len2 =
-            _mm_add_ps(_mm_add_ps(_mm_mul_ps(q0, q0), _mm_mul_ps(q1, q1)),
-                       _mm_add_ps(_mm_mul_ps(q2, q2), _mm_mul_ps(q3, q3)));
-        const __m128 inv =
-            _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(_mm_set1_ps(0.5f), len2));
-        q0 = _mm_mul_ps(q0, inv);
-        q1 = _mm_mul_ps(q1, inv);
-        q2 = _mm_mul_ps(q2, inv);
-        q3 = _mm_mul_ps(q3, inv);
-        _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
-        _mm_storeu_ps(local[nodes[i]].rotation, q0);
-        if (n > 1) _mm_storeu_ps(local[nodes[i + 1]].rotation, q1);
-        if (n > 2) _mm_storeu_ps(local[nodes[i + 2]].rotation, q2);
-        if (n > 3) _mm_storeu_ps(local[nodes[i + 3]].rotation, q3);
     }
 }
 #else
-void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
-                          vs_trs *local, const uint32_t *nodes)
+void rotation_batch_group_sse2(const rotation_block *blocks, uint32_t count,
+                               float u, vs_trs *local, const uint32_t *nodes)
 {
-    for (uint32_t i = 0; i < count; ++i)
-        anim_slerp(pairs[i].a, pairs[i].b, u, local[nodes[i]].rotation);
+    for (uint32_t i = 0; i < count; i += ROTATION_LANES, ++blocks)
+        rotation_block_scalar(
+            blocks, count - i < ROTATION_LANES ? count - i : ROTATION_LANES, u,
+            local, nodes + i);
 }
 #endif
+
+void rotation_batch_group(const rotation_block *blocks, uint32_t count, float u,
+                          vs_trs *local, const uint32_t *nodes)
+{
+    if (rotation_batch_avx2_usable())
+        rotation_batch_group_avx2(blocks, count, u, local, nodes);
+    else
+        rotation_batch_group_sse2(blocks, count, u, local, nodes);
+}

@@ -1,7 +1,8 @@
-/* LINEAR rotation channels interpolated together, four at a time in
- * structure-of-arrays form: one call slerps the rotations of a time group
- * from their prepared key pairs, so the arithmetic of four channels shares
- * each instruction instead of forming a chain per channel. Same rules as
+/* LINEAR rotation channels interpolated together, eight at a time in
+ * structure-of-arrays form (one AVX2 step, or two SSE2 steps of four): one
+ * call slerps the rotations of a time group from their prepared key pairs,
+ * stored as the batch reads them, so the arithmetic of several channels
+ * shares each instruction instead of forming a chain per channel. Same rules as
  * anim_slerp (keys normalized, shortest path, result normalized), but what
  * depends only on the keys is done once per key pair when the asset loads
  * (anim/clip_plans.h): the normalization, the hemisphere flip and the cosine of
@@ -13,6 +14,7 @@
 #ifndef VS_ANIM_ROTATION_BATCH_H
 #define VS_ANIM_ROTATION_BATCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "vskin/vskin.h"
@@ -30,12 +32,54 @@ typedef struct rotation_pair {
 /* Prepares the pair of raw keys a and b (x, y, z, w each). */
 void rotation_pair_prepare(const float *a, const float *b, rotation_pair *out);
 
+/* The prepared pairs of ROTATION_LANES channels at one key, component by
+ * component (structure of arrays, as the batch computes), so that the
+ * batch loads them as they are: a[c][l] is component c of lane l's first
+ * key. Lanes past a group's channels hold the identity twice (x = 1), which
+ * stays on the fast path and whose result is not stored. A block is one
+ * AVX2 step or two SSE2 ones, and the batch decides per block which
+ * polynomial to use and whether to take the scalar path, so that both give
+ * the same floats. */
+#define ROTATION_LANES 8
+typedef struct rotation_block {
+    _Alignas(32) float a[4][ROTATION_LANES];
+    float b[4][ROTATION_LANES];
+    float x[ROTATION_LANES];
+} rotation_block;
+
+/* Blocks a group of count channels takes at each key. */
+static inline uint32_t rotation_blocks(uint32_t count)
+{
+    return (count + ROTATION_LANES - 1) / ROTATION_LANES;
+}
+
+/* Lane l of *block = the prepared pair p, or the identity pair for NULL. */
+void rotation_block_set(rotation_block *block, uint32_t lane,
+                        const rotation_pair *p);
+
 /* Slerps count channels that share their fraction u (the channels of one
- * time group, at key k): channel i's prepared pair is pairs[i], its result
- * goes to local[nodes[i]].rotation. The polynomial's coefficients depend
- * only on u, so they are computed once for all channels. */
-void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
+ * time group, at key k): channel i's prepared pair is lane i % 8 of
+ * blocks[i / 8], its result goes to local[nodes[i]].rotation. The
+ * polynomial's coefficients depend only on u, so they are computed once
+ * for all channels. With AVX2 where the CPU has it, else SSE2 (or plain C
+ * on other CPUs); the two give the same floats. */
+void rotation_batch_group(const rotation_block *blocks, uint32_t count, float u,
                           vs_trs *local, const uint32_t *nodes);
+/* The SSE2 and AVX2 forms, for the tests; the AVX2 one only where
+ * rotation_batch_avx2_usable(). */
+void rotation_batch_group_sse2(const rotation_block *blocks, uint32_t count,
+                               float u, vs_trs *local, const uint32_t *nodes);
+void rotation_batch_group_avx2(const rotation_block *blocks, uint32_t count,
+                               float u, vs_trs *local, const uint32_t *nodes);
+bool rotation_batch_avx2_usable(void);
+
+/* Shared by the forms: the polynomial's coefficients at t
+ * (rotation_poly_weight's u_i t^2 - v_i, i = 0..7), and the scalar path of
+ * a block (anim_slerp of the first n lanes' pairs), taken by a block with
+ * a lane that is too wide for the polynomial or was not normalized. */
+void rotation_poly_coefficients(float t, float c[8]);
+void rotation_block_scalar(const rotation_block *block, uint32_t n, float u,
+                           vs_trs *local, const uint32_t *nodes);
 
 /* Eberly's polynomial weight for one pair: sin(u theta) / sin(theta) with
  * x = cos(theta) >= ROTATION_POLY_MIN_COS, from its first `terms` terms:
@@ -44,7 +88,7 @@ void rotation_batch_group(const rotation_pair *pairs, uint32_t count, float u,
  * ~16 degrees apart): there the terms left out add up to about
  * (1 - x)^5 <= 1e-10 of the sum (each coefficient is below 1 in size), far
  * under float precision. The batch takes the short form
- * for a group of four whose cosines all allow it. Exposed for the tests. */
+ * for a block whose cosines all allow it. Exposed for the tests. */
 float rotation_poly_weight(float u, float x, int terms);
 #define ROTATION_POLY_MIN_COS 0.7f
 #define ROTATION_SHORT_MIN_COS 0.99f

@@ -1,9 +1,9 @@
 /* The batched LINEAR rotation path of vs_pose_sample against the scalar
  * sampler: Eberly's polynomial against sin(t theta) / sin(theta), the
- * four-wide slerp against anim_slerp on random, non-unit, opposite,
- * wide-angle and zero-length keys, and whole clips sampled through a pose
- * against anim_sample channel by channel, samplers that share key times
- * (searched once per group) included. */
+ * batched slerp (blocks of eight lanes, SSE2 and AVX2 forms) against anim_slerp
+ * on random, non-unit, opposite, wide-angle and zero-length keys, and whole
+ * clips sampled through a pose against anim_sample channel by channel, samplers
+ * that share key times (searched once per group) included. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -91,7 +91,9 @@ static void near_quat(const float *a, float max_angle, bool negate, float scale,
 #define ITEMS 11
 
 /* rotation_batch_group against anim_slerp: groups of 1 to 11 channels (so
- * full and partial fours) at one u per group, writing to the nodes given. */
+ * full and partial blocks, full and partial SSE2 halves) at one u per
+ * group, writing to the nodes given and nowhere else; the SSE2 and AVX2
+ * forms bit for bit the same. */
 static void batch_matches_scalar_slerp(void)
 {
     static float keys[ITEMS][2][4], want[ITEMS][4];
@@ -99,7 +101,7 @@ static void batch_matches_scalar_slerp(void)
     vs_trs local[ITEMS + 3];
     uint32_t nodes[ITEMS];
     double worst = 0.0, worst_len = 0.0;
-    int groups_with_special = 0;
+    int groups_with_special = 0, forms_differing = 0, written_outside = 0;
     for (int round = 0; round < 4000; ++round) {
         uint32_t count = 1 + (uint32_t)round % ITEMS;
         const float u = 0.5f + 0.5f * rnd();
@@ -113,8 +115,8 @@ static void batch_matches_scalar_slerp(void)
                 for (int c = 0; c < 4; ++c)
                     b[c] = 0.0f;
             } else if ((kind >= 40 && round % 3 != 1) || round % 3 == 0) {
-                /* close, and every pair of every third round: groups of
-                 * four that take the short polynomial */
+                /* close, and every pair of every third round: blocks
+                 * that take the short polynomial */
                 near_quat(a, 0.25f, kind % 2 == 0, 1.0f + 0.05f * rnd(), b);
             } else if (round % 3 == 1) {
                 /* 43 to 86 degrees apart (cosines 0.73 to 0.93): groups
@@ -128,7 +130,29 @@ static void batch_matches_scalar_slerp(void)
             nodes[i] = (i * 5 + (uint32_t)round) % (ITEMS + 3); /* distinct */
             anim_slerp(a, b, u, want[i]);
         }
-        rotation_batch_group(pairs, count, u, local, nodes);
+        rotation_block blocks[(ITEMS + ROTATION_LANES - 1) / ROTATION_LANES];
+        for (uint32_t i = 0; i < rotation_blocks(count) * ROTATION_LANES; ++i)
+            rotation_block_set(&blocks[i / ROTATION_LANES], i % ROTATION_LANES,
+                               i < count ? &pairs[i] : NULL);
+        rotation_batch_group(blocks, count, u, local, nodes);
+        /* The SSE2 and AVX2 forms: the same floats, and nothing written
+         * but the channels' rotations. */
+        vs_trs by_sse2[ITEMS + 3], by_avx2[ITEMS + 3];
+        memset(by_sse2, 0x7f, sizeof by_sse2);
+        memset(by_avx2, 0x7f, sizeof by_avx2);
+        rotation_batch_group_sse2(blocks, count, u, by_sse2, nodes);
+        if (rotation_batch_avx2_usable())
+            rotation_batch_group_avx2(blocks, count, u, by_avx2, nodes);
+        else
+            memcpy(by_avx2, by_sse2, sizeof by_avx2);
+        forms_differing += memcmp(by_sse2, by_avx2, sizeof by_sse2) != 0;
+        for (uint32_t i = 0; i < count; ++i)
+            memset(by_sse2[nodes[i]].rotation, 0x7f, sizeof(float[4]));
+        const vs_trs *untouched = by_sse2;
+        for (uint32_t j = 0; j < ITEMS + 3; ++j)
+            for (size_t b = 0; b < sizeof *untouched; ++b)
+                written_outside +=
+                    ((const unsigned char *)&untouched[j])[b] != 0x7f;
         for (uint32_t i = 0; i < count; ++i) {
             const float *got = local[nodes[i]].rotation;
             double len2 = 0.0;
@@ -143,6 +167,12 @@ static void batch_matches_scalar_slerp(void)
         }
     }
     CHECK(groups_with_special > 100); /* the fallback was exercised */
+    CHECK_MSG(forms_differing == 0,
+              "%d groups differ between the SSE2 and "
+              "AVX2 forms",
+              forms_differing);
+    CHECK_MSG(written_outside == 0, "%d bytes written outside the channels",
+              written_outside);
     CHECK_MSG(worst <= 1e-6, "batched slerp off by %.3g", worst);
     CHECK_MSG(worst_len <= 3e-7, "batched slerp length off by %.3g", worst_len);
 }
@@ -333,7 +363,13 @@ static void clips_are_planned_unless_a_target_repeats(void)
         CHECK(sg->first == 2 && sg->count == 1 && sg->nodes[0] == 1);
         rotation_pair want;
         rotation_pair_prepare(turns, turns + 4, &want);
-        CHECK(memcmp(&want, sg->pairs, sizeof want) == 0);
+        rotation_block block;
+        rotation_block_set(&block, 0, &want);
+        for (uint32_t l = 1; l < ROTATION_LANES; ++l)
+            rotation_block_set(&block, l, NULL);
+        CHECK(memcmp(&block, sg->blocks, sizeof block) == 0);
+        CHECK(sg->blocks[0].x[0] == want.x &&
+              sg->blocks[0].a[3][0] == want.a[3]);
     }
     vs_pose *pose = NULL;
     CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
