@@ -2,7 +2,8 @@
  * through the library's crowd API (vs_crowd_run): per character, sample its
  * clip (each at its own time), world matrices, joint matrices with its
  * placement, and skin positions + normals of every skinned primitive, spread
- * over a vs_context's threads. */
+ * over a vs_context's threads; through the plain job ("plain"), and through
+ * prepared streams (vs_crowd_streams, unorm16 weights: "prepared"). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -74,6 +75,12 @@ bool bench_crowd(const bench_config *cfg, bench_results *r)
     bool ok = setup(&x, &c, cfg->crowd);
     if (!ok)
         fprintf(stderr, "bench: cannot set up a crowd of %d\n", cfg->crowd);
+    vs_crowd_streams *streams = NULL;
+    const vs_crowd_streams_desc sd = {.asset = c.asset, .normals = true};
+    if (ok && vs_crowd_streams_create(&sd, &streams, &x.error) != VS_OK) {
+        fprintf(stderr, "bench: %s\n", x.error.message);
+        ok = false;
+    }
     for (int t = 0; t < cfg->thread_count && ok; ++t) {
         vs_context_options o = {.thread_count = (uint32_t)cfg->threads[t]};
         if (vs_context_create(&o, &x.context, &x.error) != VS_OK) {
@@ -81,19 +88,23 @@ bool bench_crowd(const bench_config *cfg, bench_results *r)
             ok = false;
             break;
         }
-        double s = bench_measure(crowd_once, &x, cfg->min_time);
-        bench_row *row = bench_add(r, "crowd");
-        row->what = bench_string(r, c.name);
-        row->impl = "vs_crowd_run";
-        row->threads = (int)vs_context_thread_count(x.context);
-        row->vertices = x.job.instance_count; /* characters, for this kind */
-        row->per_second = (double)x.job.instance_count / s;
-        vs_context_free(x.context);
-        if (x.result != VS_OK) {
-            fprintf(stderr, "bench: %s\n", x.error.message);
-            ok = false;
+        for (int prepared = 0; prepared < 2 && ok; ++prepared) {
+            x.job.streams = prepared ? streams : NULL;
+            double s = bench_measure(crowd_once, &x, cfg->min_time);
+            bench_row *row = bench_add(r, "crowd");
+            row->what = bench_string(r, c.name);
+            row->impl = prepared ? "prepared" : "plain";
+            row->threads = (int)vs_context_thread_count(x.context);
+            row->vertices = x.job.instance_count; /* characters, here */
+            row->per_second = (double)x.job.instance_count / s;
+            if (x.result != VS_OK) {
+                fprintf(stderr, "bench: %s\n", x.error.message);
+                ok = false;
+            }
         }
+        vs_context_free(x.context);
     }
+    vs_crowd_streams_free(streams);
     teardown(&x);
     bench_character_free(&c);
     return ok;

@@ -28,8 +28,8 @@ static void print_header(const char *kind, vs_skin_method method)
                "character", "steps", "joints", "us/frame");
     } else if (!strcmp(kind, "crowd")) {
         printf("\n== crowd: sample + joint matrices + skin (pos+nrm)\n"
-               "%-24s %6s %3s %12s\n",
-               "character", "crowd", "thr", "chars/s");
+               "%-24s %-9s %6s %3s %12s\n",
+               "character", "impl", "crowd", "thr", "chars/s");
     } else {
         bool dq = method == VS_SKIN_DUAL_QUATERNION;
         const char *title =
@@ -57,8 +57,8 @@ static void print_row(const bench_row *w)
         printf("%-24s %-24s %6zu %10.3f\n", w->what, w->impl, w->vertices,
                w->us_per_frame);
     else if (!strcmp(w->kind, "crowd"))
-        printf("%-24s %6zu %3d %12.1f\n", w->what, w->vertices, w->threads,
-               w->per_second);
+        printf("%-24s %-9s %6zu %3d %12.1f\n", w->what, w->impl, w->vertices,
+               w->threads, w->per_second);
     else
         printf("%-12s %-14s %4u %8s %3d %10.2f %6.1f %7.2f %7.2f %6.0f%%\n",
                w->what, w->impl, w->influences, size, w->threads,

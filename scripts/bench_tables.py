@@ -65,8 +65,8 @@ for r in R:
     if r['kind'] == 'frame':
         print(f"| {r['what']} | {r['impl']} | {r['joints']} | {r['us_per_frame']:.2f} |")
 print("\nCrowd (per character: sample, world and joint matrices, skin positions + normals):\n")
-print("| character | crowd | threads | characters/s |\n|---|---:|---:|---:|")
+print("| character | skinning | crowd | threads | characters/s |\n|---|---|---:|---:|---:|")
 for r in R:
     if r['kind'] == 'crowd':
-        print(f"| {r['what']} | {r['characters']} | {r['threads']} "
+        print(f"| {r['what']} | {r['impl']} | {r['characters']} | {r['threads']} "
               f"| {r['characters_per_second']:.0f} |")

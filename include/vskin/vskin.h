@@ -791,6 +791,13 @@ vs_result vs_skinning_job_run_parallel(vs_context *context,
                                        const vs_skinning_job *job,
                                        vs_error *error);
 
+/* The same for a prepared stream's job: validated, then vs_skin_stream_job_run
+ * on disjoint ranges of its stream positions across the pool. Results are
+ * identical to one vs_skin_stream_job_run. context may be NULL. */
+vs_result vs_skin_stream_job_run_parallel(vs_context *context,
+                                          const vs_skin_stream_job *job,
+                                          vs_error *error);
+
 /* Joint matrices as vs_pose_joint_matrices, packed as 12 floats per joint:
  * row-major 3x4 (the first three rows; the fourth is 0 0 0 1), out must hold
  * 12 * joint_count. VS_ERROR_UNSUPPORTED when a joint matrix is not affine
@@ -824,6 +831,41 @@ vs_result vs_crowd_layout(const vs_asset *asset, bool normals,
                           uint32_t *out_slot_count, size_t *out_float_count,
                           vs_error *error);
 
+/* Prepared crowds (docs/threads.md, "Prepared crowds"): every slot of an
+ * asset as a prepared skin stream (vs_skin_stream_create) with its positions
+ * (and normals) copied into the stream's order, built once and shared by
+ * any number of instances, calls and threads. A crowd job that names them
+ * skins each slot through vs_skin_stream_job_run in stream order (about
+ * twice as fast as the plain job on CesiumMan), and then writes each slot's
+ * outputs in that order as well: vertex s of a slot is the source vertex
+ * vs_crowd_streams_vertex_order(streams, slot)[s] (remap index buffers once
+ * with its inverse). The layout's sizes and offsets are unchanged. */
+typedef struct vs_crowd_streams vs_crowd_streams;
+
+typedef struct vs_crowd_streams_desc {
+    const vs_asset *asset;
+    bool normals; /* also prepare the normals, for jobs with normals */
+    /* VS_SKIN_RAW_WEIGHTS or 0: how the streams treat the weights (see
+     * vs_skin_stream_desc); crowd jobs using them must ask the same. */
+    uint32_t flags;
+    vs_skin_weight_format weight_format; /* UNORM16 (default) or FLOAT */
+} vs_crowd_streams_desc;
+
+/* Slots whose primitive has no normals prepare none (the layout gives them
+ * none either). Errors: desc or asset NULL (VS_ERROR_ARGUMENT); a
+ * primitive's influences as vs_skin_stream_create refuses them, the message
+ * naming the mesh and primitive. */
+vs_result vs_crowd_streams_create(const vs_crowd_streams_desc *desc,
+                                  vs_crowd_streams **out_streams,
+                                  vs_error *error);
+void vs_crowd_streams_free(vs_crowd_streams *streams);
+/* Slots prepared (vs_crowd_layout's slot count). */
+uint32_t vs_crowd_streams_slot_count(const vs_crowd_streams *streams);
+/* Stream position -> source vertex of slot `slot` (its vertex_count
+ * entries), or NULL when there is no such slot. */
+const uint32_t *vs_crowd_streams_vertex_order(const vs_crowd_streams *streams,
+                                              uint32_t slot);
+
 typedef struct vs_crowd_instance {
     vs_pose *pose;  /* created from the job's asset, one per instance */
     int32_t clip;   /* clip to sample, or -1: keep the pose's local state */
@@ -841,6 +883,10 @@ typedef struct vs_crowd_job {
     vs_crowd_instance *instances; /* poses are written, nothing else */
     bool normals;   /* also write skinned normals where primitives have them */
     uint32_t flags; /* vs_skin_flags */
+    /* Optional: skin through these prepared streams, built for this asset
+     * (and with normals where the job asks for them); outputs are then in
+     * each slot's stream order. NULL: the plain job, source order. */
+    const vs_crowd_streams *streams;
 } vs_crowd_job;
 
 /* For every instance: vs_pose_sample (when clip >= 0), vs_pose_update_world,

@@ -1,8 +1,10 @@
 /* vs_crowd_run: many instances of one asset posed and skinned in one call.
  * Per instance: sample, world pass, joint matrices premultiplied by the
  * placement (affine product), then each skinned primitive ("slot") through
- * vs_skinning_job_run. Joint matrices live in the context's per-worker
- * scratch, reserved before the parallel call, so tasks never allocate. */
+ * vs_skinning_job_run, or through vs_skin_stream_job_run where the job
+ * names prepared streams (skin/crowd_streams.c). Joint matrices live in the
+ * context's per-worker scratch, reserved before the parallel call, so tasks
+ * never allocate. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -11,6 +13,7 @@
 #include "core/affine.h"
 #include "core/context_internal.h"
 #include "core/error.h"
+#include "skin/crowd_streams_internal.h"
 #include "vskin/vskin.h"
 
 /* Walks the slots in layout order; calls visit(slot, user) for each. */
@@ -97,6 +100,7 @@ typedef struct slot_args {
     const vs_crowd_instance *inst;
     float *joints;
     int32_t skin_ready; /* skin whose matrices are in joints, or -1 */
+    uint32_t slot;      /* index of the slot being visited */
     vs_result result;
     vs_error *error;
 } slot_args;
@@ -121,6 +125,26 @@ static bool skin_slot(const vs_crowd_slot *slot, void *user)
     }
     float *out = a->inst->output;
     bool normals = slot->normals_offset != SIZE_MAX;
+    const vs_crowd_streams *streams = job->streams;
+    if (streams) {
+        const crowd_stream_slot *ss = &streams->slots[a->slot++];
+        const vs_skin_stream_job stj = {
+            .stream = ss->stream,
+            .joint_matrices = a->joints,
+            .vertex_count = prim->vertex_count,
+            .order = VS_STREAM_ORDER_STREAM,
+            .in_positions = ss->positions,
+            .out_positions = out + slot->positions_offset,
+            .in_normals = normals ? ss->normals : NULL,
+            .out_normals = normals ? out + slot->normals_offset : NULL,
+            .flags = job->flags & VS_SKIN_STREAMING_STORES,
+        };
+        a->result = a->run->vertex_split
+                        ? vs_skin_stream_job_run_parallel(a->run->vertex_split,
+                                                          &stj, a->error)
+                        : vs_skin_stream_job_run(&stj, a->error);
+        return a->result == VS_OK;
+    }
     vs_skinning_job sj = {
         .vertex_count = prim->vertex_count,
         .influence_count = prim->influence_count,
@@ -163,7 +187,7 @@ static void run_instance(crowd_run *run, size_t index, float *joints)
         return;
     }
     vs_pose_update_world(inst->pose);
-    slot_args a = {run, inst, joints, -1, VS_OK, &inner};
+    slot_args a = {run, inst, joints, -1, 0, VS_OK, &inner};
     walk_slots(job->asset, job->normals, skin_slot, &a, NULL);
     if (a.result != VS_OK) fail(run, index, &inner);
 }
@@ -185,6 +209,24 @@ static vs_result check_job(const vs_crowd_job *job, vs_error *error)
                          "vs_crowd_run: job, job->asset and job->instances "
                          "must not be NULL");
     const vs_asset *asset = job->asset;
+    const vs_crowd_streams *streams = job->streams;
+    if (streams && streams->asset != asset)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "%s: crowd: streams were prepared for another asset "
+                         "(%s)",
+                         asset->source_name, streams->asset->source_name);
+    if (streams && job->normals && !streams->normals)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "%s: crowd: the job asks for normals but the streams "
+                         "were prepared without them",
+                         asset->source_name);
+    if (streams && (job->flags & VS_SKIN_RAW_WEIGHTS) != streams->flags)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "%s: crowd: the job's VS_SKIN_RAW_WEIGHTS flag (%s) "
+                         "differs from the streams' (%s)",
+                         asset->source_name,
+                         job->flags & VS_SKIN_RAW_WEIGHTS ? "set" : "clear",
+                         streams->flags ? "set" : "clear");
     for (size_t i = 0; i < job->instance_count; ++i) {
         const vs_crowd_instance *inst = &job->instances[i];
         if (!inst->pose || vs_pose_asset(inst->pose) != asset)

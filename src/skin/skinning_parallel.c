@@ -1,6 +1,7 @@
-/* vs_skinning_job_run_parallel: the job split into disjoint vertex ranges,
- * each run by vs_skinning_job_run (so whatever kernel that picks, the split
- * result equals the whole run vertex for vertex). */
+/* vs_skinning_job_run_parallel and vs_skin_stream_job_run_parallel: the job
+ * split into disjoint vertex ranges, each run by the serial call (so
+ * whatever kernel that picks, the split result equals the whole run vertex
+ * for vertex). */
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -55,42 +56,86 @@ static void run_range(void *user, size_t begin, size_t end, uint32_t worker)
     if (r != VS_OK) atomic_store(&task->result, (int)r);
 }
 
-vs_result vs_skinning_job_run_parallel(vs_context *context,
-                                       const vs_skinning_job *job,
-                                       vs_error *error)
+/* The range size for count vertices on `threads` participants, or 0 where
+ * one serial call is better. About four ranges per participant balances
+ * uneven progress, at least VS_MIN_VERTICES_PER_TASK each, and a whole
+ * number of ranges per participant where there are enough: 10k vertices on
+ * 2 threads made 5 ranges of 2048, 3 for one thread and 2 for the other
+ * (1.3x one thread), now 4 of 2560 (1.6-1.8x). */
+static size_t range_grain(const vs_context *context, size_t count)
 {
-    vs_result r = vs_skinning_job_validate(job, error);
-    if (r != VS_OK) return r;
     uint32_t threads = vs_context_thread_count(context);
-    if (!context || threads < 2 ||
-        job->vertex_count < 2 * (size_t)VS_MIN_VERTICES_PER_TASK)
-        return vs_skinning_job_run(job, error);
-    /* About four ranges per participant balances uneven progress, at
-     * least VS_MIN_VERTICES_PER_TASK each, and a whole number of ranges
-     * per participant where there are enough: 10k vertices on 2 threads
-     * made 5 ranges of 2048, 3 for one thread and 2 for the other (1.3x
-     * one thread), now 4 of 2560 (1.6-1.8x). */
-    size_t ranges = job->vertex_count / VS_MIN_VERTICES_PER_TASK;
+    if (!context || threads < 2 || count < 2 * (size_t)VS_MIN_VERTICES_PER_TASK)
+        return 0;
+    size_t ranges = count / VS_MIN_VERTICES_PER_TASK;
     if (ranges > (size_t)threads * 4) ranges = (size_t)threads * 4;
     if (ranges >= threads) ranges -= ranges % threads;
-    size_t grain = (job->vertex_count + ranges - 1) / ranges;
+    size_t grain = (count + ranges - 1) / ranges;
     /* Ranges start at multiples of the kernels' block (64 vertices): the
      * blocks are then exactly the serial run's, so the results are bit for
      * bit the same (the plain job decides some things per block: which
      * weight path, and for 2, 4 or 8 influences under AVX2 the order in
      * which a full block's weights are summed); packed outputs also begin
      * on a 64-byte line (no line written by two threads) and keep the
-     * 16-byte alignment streaming stores need. */
-    grain = (grain + KERNEL_BLOCK - 1) / KERNEL_BLOCK * KERNEL_BLOCK;
+     * 16-byte alignment streaming stores need. A multiple of the stream's
+     * chunks (8 vertices) too. */
+    return (grain + KERNEL_BLOCK - 1) / KERNEL_BLOCK * KERNEL_BLOCK;
+}
+
+static vs_result range_failure(int failed, vs_error *error)
+{
+    if (failed == VS_OK) return VS_OK;
+    return set_error(error, (vs_result)failed,
+                     "skinning job: a vertex range failed after validation");
+}
+
+vs_result vs_skinning_job_run_parallel(vs_context *context,
+                                       const vs_skinning_job *job,
+                                       vs_error *error)
+{
+    vs_result r = vs_skinning_job_validate(job, error);
+    if (r != VS_OK) return r;
+    const size_t grain = range_grain(context, job->vertex_count);
+    if (!grain) return vs_skinning_job_run(job, error);
     range_task task = {.job = job};
     atomic_init(&task.result, VS_OK);
     r = vs_context_parallel_for(context, job->vertex_count, grain, run_range,
                                 &task, error);
     if (r != VS_OK) return r;
-    int failed = atomic_load(&task.result);
-    if (failed != VS_OK)
-        return set_error(error, (vs_result)failed,
-                         "skinning job: a vertex range failed after "
-                         "validation");
-    return VS_OK;
+    return range_failure(atomic_load(&task.result), error);
+}
+
+typedef struct stream_range_task {
+    const vs_skin_stream_job *job;
+    atomic_int result; /* a failing range's code, VS_OK when none */
+} stream_range_task;
+
+static void run_stream_range(void *user, size_t begin, size_t end,
+                             uint32_t worker)
+{
+    (void)worker;
+    stream_range_task *task = user;
+    vs_skin_stream_job sub = *task->job;
+    /* Attributes stay where they are: the job indexes them by stream
+     * position (or source vertex), not from first_vertex. */
+    sub.first_vertex += begin;
+    sub.vertex_count = end - begin;
+    vs_result r = vs_skin_stream_job_run(&sub, NULL);
+    if (r != VS_OK) atomic_store(&task->result, (int)r);
+}
+
+vs_result vs_skin_stream_job_run_parallel(vs_context *context,
+                                          const vs_skin_stream_job *job,
+                                          vs_error *error)
+{
+    vs_result r = vs_skin_stream_job_validate(job, error);
+    if (r != VS_OK) return r;
+    const size_t grain = range_grain(context, job->vertex_count);
+    if (!grain) return vs_skin_stream_job_run(job, error);
+    stream_range_task task = {.job = job};
+    atomic_init(&task.result, VS_OK);
+    r = vs_context_parallel_for(context, job->vertex_count, grain,
+                                run_stream_range, &task, error);
+    if (r != VS_OK) return r;
+    return range_failure(atomic_load(&task.result), error);
 }

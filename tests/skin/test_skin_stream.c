@@ -364,10 +364,91 @@ static void stream_is_compact(void)
     vs_skin_stream_free(s);
 }
 
+/* vs_skin_stream_job_run_parallel: on pools of 2 to 4 threads, bit for bit
+ * one vs_skin_stream_job_run, in both orders, over the whole stream and
+ * over a range that starts and ends inside chunks (nothing outside it
+ * written); a bad job refused before anything runs. */
+static void parallel_runs_equal_one_run(void)
+{
+    enum { N = 20011, K = 4, JOINTS = 40 };
+    float *jm = malloc(JOINTS * 16 * sizeof(float));
+    uint16_t *joints = malloc(N * K * sizeof(uint16_t));
+    float *weights = malloc(N * K * sizeof(float));
+    float *in = malloc(N * 6 * sizeof(float));
+    float *one = malloc(N * 6 * sizeof(float));
+    float *split = malloc(N * 6 * sizeof(float));
+    for (uint32_t j = 0; j < JOINTS; ++j)
+        random_joint_matrix(jm + 16 * j);
+    random_influences(N, K, JOINTS, joints, weights);
+    share_joints(N, K, joints); /* chunks of shared joints, and tails */
+    for (size_t i = 0; i < N * 6; ++i)
+        in[i] = rng_float(-2, 2);
+    const vs_skin_stream_desc d = {.vertex_count = N,
+                                   .influence_count = K,
+                                   .joint_count = JOINTS,
+                                   .joints = joints,
+                                   .weights = weights};
+    vs_skin_stream *s = NULL;
+    CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
+    int differing = 0;
+    for (uint32_t threads = 2; s && threads <= 4; ++threads) {
+        vs_context *ctx = NULL;
+        const vs_context_options o = {.thread_count = threads};
+        CHECK(vs_context_create(&o, &ctx, NULL) == VS_OK);
+        for (uint32_t order = 0; order < 2; ++order)
+            for (int part = 0; part < 2; ++part) {
+                vs_skin_stream_job job = {.stream = s,
+                                          .joint_matrices = jm,
+                                          .first_vertex = part ? 1237 : 0,
+                                          .vertex_count = part ? 15001 : N,
+                                          .order = order,
+                                          .in_positions = in,
+                                          .out_positions = one,
+                                          .in_normals = in + 3 * N,
+                                          .out_normals = one + 3 * N};
+                memset(one, 0x55, N * 6 * sizeof(float));
+                memset(split, 0x55, N * 6 * sizeof(float));
+                CHECK(vs_skin_stream_job_run(&job, NULL) == VS_OK);
+                job.out_positions = split;
+                job.out_normals = split + 3 * N;
+                vs_error err = {0};
+                CHECK_MSG(vs_skin_stream_job_run_parallel(ctx, &job, &err) ==
+                              VS_OK,
+                          "%s", err.message);
+                differing += memcmp(one, split, N * 6 * sizeof(float)) != 0;
+            }
+        vs_skin_stream_job bad = {.stream = s,
+                                  .joint_matrices = NULL,
+                                  .vertex_count = N,
+                                  .in_positions = in,
+                                  .out_positions = split};
+        vs_error err = {0};
+        memset(split, 0x55, N * 3 * sizeof(float));
+        CHECK(vs_skin_stream_job_run_parallel(ctx, &bad, &err) ==
+              VS_ERROR_ARGUMENT);
+        CHECK(err.message[0] != '\0');
+        bad.joint_matrices = jm;
+        bad.vertex_count = N + 1;
+        CHECK(vs_skin_stream_job_run_parallel(ctx, &bad, &err) != VS_OK);
+        CHECK(((const unsigned char *)split)[0] == 0x55);
+        vs_context_free(ctx);
+    }
+    CHECK_MSG(differing == 0, "%d parallel runs differ from one run",
+              differing);
+    vs_skin_stream_free(s);
+    free(jm);
+    free(joints);
+    free(weights);
+    free(in);
+    free(one);
+    free(split);
+}
+
 int main(void)
 {
     RUN(streams_match_the_reference);
     RUN(bad_inputs_are_refused);
     RUN(stream_is_compact);
+    RUN(parallel_runs_equal_one_run);
     return test_summary();
 }
