@@ -121,6 +121,9 @@ typedef struct kernel_chunk_src {
     const void *joints, *weights;
     bool u8_joints, unorm16;
     const float *palette; /* joint matrices */
+    /* One influence whose chunk weights are all known to be exactly 1
+     * (vs_skin_stream.unit_chunks1): no test per chunk. */
+    bool unit;
 } kernel_chunk_src;
 
 /* Whether the n weights at w (unorm16 or float) are all exactly 1: what
@@ -180,7 +183,8 @@ kernel_chunk_fetch(const kernel_chunk_src *src, size_t c, unsigned k,
     }
     const void *w =
         kernel_element(src->weights, c * k * KERNEL_CHUNK, unorm16 ? 2 : 4);
-    *unit = k == 1 && kernel_weights_are_one(w, KERNEL_CHUNK, unorm16);
+    *unit = k == 1 &&
+            (src->unit || kernel_weights_are_one(w, KERNEL_CHUNK, unorm16));
     return w;
 }
 

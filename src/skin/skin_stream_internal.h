@@ -34,6 +34,10 @@ struct vs_skin_stream {
     size_t chunk_influences; /* chunk joints in all; weights: x KERNEL_CHUNK */
     void *chunk_joints;
     void *chunk_weights; /* + KERNEL_CHUNK_PAD elements */
+    /* Every chunk weight of the one-influence group is exactly 1 (always,
+     * unless raw weights are kept): its chunks take their joint's matrix
+     * as it is, which the kernels then need not test chunk by chunk. */
+    bool unit_chunks1;
 };
 
 /* Bytes per stored joint index and per stored weight. */

@@ -252,7 +252,10 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                            skin_stream_joint_size(s)),
             kernel_element(s->chunk_weights, s->chunk_at[k] * KERNEL_CHUNK,
                            skin_stream_weight_size(s)),
-            s->u8_joints, s->unorm16, palette};
+            s->u8_joints,
+            s->unorm16,
+            palette,
+            k == 1 && s->unit_chunks1};
         const size_t stop = hi < tail ? hi : tail;
         for (size_t pos = lo; pos < stop;) {
             const size_t lane0 = pos - s->group_start[k];
