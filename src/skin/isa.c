@@ -61,8 +61,8 @@ const kernel_ops *kernel_ops_for(vs_isa isa)
     case VS_ISA_AVX512:
         return cpu_has(isa) ? kernel_ops_avx512() : NULL;
     case VS_ISA_AUTO: {
-        /* The AVX2 kernel, with its stream chunks in 32 registers where
-         * AVX-512VL gives them (kernel_avx2_wide.c). */
+        /* The AVX2 kernel, its transforms in 32 registers where AVX-512VL
+         * gives them (kernel_avx2_wide.c). */
         const vs_isa best = vs_cpu_best_isa();
         if (best == VS_ISA_AVX2 && kernel_cpu_has_avx512vl())
             return kernel_ops_avx2_wide();

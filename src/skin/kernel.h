@@ -249,10 +249,19 @@ void kernel_avx2_wide_transform_chunks(const kernel_io *io, const size_t *vi,
                                        size_t n, unsigned k,
                                        const kernel_chunk_src *src,
                                        size_t lane0);
-/* kernel_ops_avx2() with kernel_avx2_wide_transform_chunks: what VS_ISA_AUTO
- * runs when AVX2 is the best ISA and the CPU has AVX-512VL. */
+/* The _wide build's transforms and one-influence blend pass
+ * (kernel_avx2_wide.c). */
+void kernel_avx2_wide_transform(const kernel_io *io, const size_t *vi, size_t n,
+                                const float *mat);
+void kernel_avx2_wide_transform_pointed(const kernel_io *io, const size_t *vi,
+                                        size_t n, const float *const *mp);
+int kernel_avx2_wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
+                               float *mat, const float **mp);
+/* kernel_ops_avx2() with the _wide build's transforms, chunks and
+ * one-influence blend pass: what VS_ISA_AUTO runs when AVX2 is the best ISA
+ * and the CPU has AVX-512VL. */
 const kernel_ops *kernel_ops_avx2_wide(void);
-/* Whether the CPU runs AVX-512F + VL code (the _wide chunk build). */
+/* Whether the CPU runs AVX-512F + VL code (the _wide build). */
 bool kernel_cpu_has_avx512vl(void);
 
 /* The attribute streams of a job (strides 0 = packed). */

@@ -50,12 +50,28 @@ const kernel_ops *kernel_ops_avx2(void)
     return &ops;
 }
 
+#undef AVX2_OPS
+
+/* The plain job's blend pass: the 32-register build's with one influence,
+ * this one's otherwise (kernel_avx2_wide.c says what each measured). */
+static int wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
+                          float *mat, const float **mp)
+{
+    return src->k == 1 ? kernel_avx2_wide_blend_job(src, base, n, mat, mp)
+                       : avx2_blend_job(src, base, n, mat, mp);
+}
+
 const kernel_ops *kernel_ops_avx2_wide(void)
 {
-    static const kernel_ops ops = AVX2_OPS(kernel_avx2_wide_transform_chunks);
+    static const kernel_ops ops = {8,
+                                   avx2_blend,
+                                   kernel_avx2_wide_transform,
+                                   kernel_avx2_wide_transform_pointed,
+                                   avx2_blend_stream,
+                                   wide_blend_job,
+                                   kernel_avx2_wide_transform_chunks};
     return &ops;
 }
-#undef AVX2_OPS
 
 #else
 

@@ -1,13 +1,19 @@
-/* The AVX2 kernel's stream-chunk function (kernel_soa.h, "Stream chunks")
- * compiled once more for CPUs that also have AVX-512VL: the same 256-bit
- * operations, but the compiler may use the 32 vector registers AVX-512VL
- * adds to 256-bit code. A chunk's transform keeps its 12 matrix entries, 9
- * cofactor entries and the attributes live at once; with 16 registers it
- * spills and its dependent chains leave little to overlap. Measured on the
- * AMD EPYC (Zen 4) of docs/performance.md, positions + normals, 100k
- * vertices, stream order: 1 influence 374 -> 410 Mvert/s, 4 influences 261
- * -> 296. Chosen at run time (isa.c) for VS_ISA_AUTO and VS_ISA_AVX512;
- * VS_ISA_AVX2 keeps the 16-register build, so both stay tested here. */
+/* The AVX2 kernel (kernel_avx2.c) compiled once more for CPUs that also
+ * have AVX-512VL: the same 256-bit operations, but the compiler may use the
+ * 32 vector registers AVX-512VL adds to 256-bit code. A step's transform
+ * keeps its 12 matrix entries, 9 cofactor entries, the attributes and the
+ * pipelined step's pending normals live at once; with 16 registers it
+ * spills, and its dependent chains leave little to overlap. Measured on
+ * the AMD EPYC (Zen 4) of docs/performance.md, positions + normals, 100k
+ * vertices: the stream's chunks (stream order) 374 -> 410 Mvert/s with 1
+ * influence, 261 -> 296 with 4; the plain job's transforms 341-345 ->
+ * 358-369 with 1 influence, 177-179 -> 185-187 with 4. Its blend passes
+ * are used where they measured faster: the plain job's with one influence
+ * (positions + normals 358-369 -> 388-391, positions 600 -> 645), not with
+ * more (2-4 % slower with 2 or 4 influences), and not the blends of staged
+ * or stream-tail influences. Chosen at run time (isa.c) for VS_ISA_AUTO;
+ * VS_ISA_AVX2 keeps the 16-register build, so both stay tested here (the
+ * same operations, so the same floats). */
 #include "skin/kernel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -27,8 +33,29 @@
 #define NAME(x) avx2w_##x
 #include "skin/kernel_avx2_ops.h"
 
-#define KERNEL_ONLY_CHUNKS
+/* This build's NAME(blend) and NAME(blend_stream) are not used (above). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
 #include "skin/kernel_soa.h"
+#pragma GCC diagnostic pop
+
+void kernel_avx2_wide_transform(const kernel_io *io, const size_t *vi, size_t n,
+                                const float *mat)
+{
+    avx2w_transform(io, vi, n, mat);
+}
+
+void kernel_avx2_wide_transform_pointed(const kernel_io *io, const size_t *vi,
+                                        size_t n, const float *const *mp)
+{
+    avx2w_transform_pointed(io, vi, n, mp);
+}
+
+int kernel_avx2_wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
+                               float *mat, const float **mp)
+{
+    return avx2w_blend_job(src, base, n, mat, mp);
+}
 
 void kernel_avx2_wide_transform_chunks(const kernel_io *io, const size_t *vi,
                                        size_t n, unsigned k,

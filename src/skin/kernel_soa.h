@@ -187,9 +187,6 @@ NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
         break;                                                                 \
     }
 
-/* The per-vertex paths; a build for stream chunks alone
- * (kernel_avx2_wide.c) defines KERNEL_ONLY_CHUNKS. */
-#ifndef KERNEL_ONLY_CHUNKS
 /* Steps of W vertices, each vertex's matrix at mat + 16 * i (or through
  * mp[i] when pointed), software-pipelined as the stream's packed chunks
  * are (chunks_packed): step b's normals and tangents are finished while
@@ -620,8 +617,6 @@ static int NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
     }
 #undef NAME_CASE
 }
-
-#endif /* KERNEL_ONLY_CHUNKS */
 
 #ifndef KERNEL_NO_CHUNKS
 /* Stream chunks (kernel_ops.transform_chunks): KERNEL_CHUNK vertices that

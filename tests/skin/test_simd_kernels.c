@@ -610,6 +610,49 @@ static void strided_influences_give_the_same_results(void)
     free_mesh(&m);
 }
 
+/* VS_ISA_AUTO on a CPU with AVX-512VL runs the AVX2 kernel built with 32
+ * registers (transforms, stream chunks, the one-influence blend pass): the
+ * same operations as VS_ISA_AVX2's 16-register build, so the same floats,
+ * for 1-8 influences and every attribute set. */
+static void auto_build_gives_the_avx2_floats(void)
+{
+    if (!vs_isa_supported(VS_ISA_AVX2)) {
+        printf("  (no AVX2 on this CPU: nothing to compare)\n");
+        return;
+    }
+    enum { N = 2011 };
+    float *a = malloc(N * 10 * sizeof(float)),
+          *b = malloc(N * 10 * sizeof(float));
+    int differing = 0;
+    for (uint32_t k = 1; k <= 8; ++k) {
+        mesh m = make_mesh(N, k, 40);
+        for (int attrs = 0; attrs < 3; ++attrs) {
+            float *out[2] = {a, b};
+            for (int run = 0; run < 2; ++run) {
+                memset(out[run], 0, N * 10 * sizeof(float));
+                vs_skinning_job job = mesh_job(&m, out[run]);
+                if (attrs >= 1) {
+                    job.in_normals = m.nrm;
+                    job.out_normals = out[run] + 3 * N;
+                }
+                if (attrs >= 2) {
+                    job.in_tangents = m.tan;
+                    job.out_tangents = out[run] + 6 * N;
+                    job.tangent_components = 4;
+                }
+                job.isa = run ? VS_ISA_AUTO : VS_ISA_AVX2;
+                CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+            }
+            differing += memcmp(a, b, N * 10 * sizeof(float)) != 0;
+        }
+        free_mesh(&m);
+    }
+    CHECK_MSG(differing == 0, "%d jobs differ between AUTO and AVX2",
+              differing);
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     RUN(unsupported_isas_are_refused);
@@ -621,5 +664,6 @@ int main(void)
     RUN(in_place_matches_the_reference);
     RUN(misaligned_palettes_give_the_same_results);
     RUN(strided_influences_give_the_same_results);
+    RUN(auto_build_gives_the_avx2_floats);
     return test_summary();
 }
