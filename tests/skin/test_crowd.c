@@ -23,6 +23,18 @@ static vs_asset *load(void)
     return asset;
 }
 
+/* Another asset (the embedded SimpleSkin), for poses and streams that do
+ * not belong to CesiumMan. */
+static vs_asset *load_simple_skin(void)
+{
+    vs_asset *other = NULL;
+    size_t size = 0;
+    const void *data = vs_default_asset_data(&size);
+    CHECK(vs_asset_load_memory(data, size, "SimpleSkin", NULL, &other, NULL) ==
+          VS_OK);
+    return other;
+}
+
 static void placement_for(size_t i, float m[16])
 {
     memset(m, 0, 16 * sizeof(float));
@@ -171,11 +183,7 @@ static void test_crowd_bad_jobs(void)
 {
     vs_asset *asset = load();
     if (!asset) return;
-    vs_asset *other = NULL;
-    size_t size = 0;
-    const void *data = vs_default_asset_data(&size);
-    CHECK(vs_asset_load_memory(data, size, "SimpleSkin", NULL, &other, NULL) ==
-          VS_OK);
+    vs_asset *other = load_simple_skin();
     float out[6 * 3273];
     vs_crowd_instance inst = {.clip = 0, .output = out};
     inst.placement[0] = inst.placement[5] = inst.placement[10] =
@@ -371,11 +379,7 @@ static void test_prepared_crowd_mismatches(void)
 {
     vs_asset *asset = load();
     if (!asset) return;
-    vs_asset *other = NULL;
-    size_t size = 0;
-    const void *data = vs_default_asset_data(&size);
-    CHECK(vs_asset_load_memory(data, size, "SimpleSkin", NULL, &other, NULL) ==
-          VS_OK);
+    vs_asset *other = load_simple_skin();
     vs_error err = {0};
     vs_crowd_streams *mine = NULL, *theirs = NULL, *raw = NULL;
     vs_crowd_streams_desc d = {.asset = asset};
