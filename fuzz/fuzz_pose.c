@@ -2,8 +2,10 @@
  * then for a few clips and times sample a pose, update world matrices, build
  * every skin's joint matrices (world and skeleton space), skin every
  * primitive of every mesh instance, and build and run a prepared stream
- * (vs_skin_stream) of each skinned primitive. Anything the loader accepted
- * must pose and skin without reading outside an array. */
+ * (vs_skin_stream) of each skinned primitive; then a small crowd
+ * (vs_crowd_run) through the plain job and through prepared crowd streams.
+ * Anything the loader accepted must pose and skin without reading outside
+ * an array. */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -98,6 +100,58 @@ static void skin_everything(vs_pose *pose, const vs_asset *asset,
     }
 }
 
+/* Two instances of the asset (clip 0 at two times, or the rest pose), once
+ * through the plain job and once through prepared streams (weight format
+ * and raw weights varying with round); the streams may refuse the asset. */
+static void crowd_everything(const vs_asset *asset, uint32_t round)
+{
+    enum { INSTANCES = 2 };
+    uint32_t slots = 0;
+    size_t floats = 0;
+    vs_error error;
+    if (vs_crowd_layout(asset, true, NULL, 0, &slots, &floats, &error) !=
+            VS_OK ||
+        !slots || floats > ((size_t)1 << 22))
+        return;
+    const vs_crowd_streams_desc desc = {
+        .asset = asset,
+        .normals = true,
+        .flags = (round & 1) ? VS_SKIN_RAW_WEIGHTS : 0,
+        .weight_format =
+            (round & 2) ? VS_SKIN_WEIGHTS_FLOAT : VS_SKIN_WEIGHTS_UNORM16};
+    vs_crowd_streams *streams = NULL;
+    vs_crowd_streams_create(&desc, &streams, &error);
+    vs_crowd_instance inst[INSTANCES];
+    memset(inst, 0, sizeof inst);
+    float *out = malloc(INSTANCES * floats * sizeof *out);
+    if (!out) abort();
+    bool ready = true;
+    for (uint32_t i = 0; i < INSTANCES; ++i) {
+        inst[i].clip = asset->clip_count ? 0 : -1;
+        inst[i].time = 0.7f * (float)i;
+        inst[i].time_mode = VS_TIME_LOOP;
+        inst[i].placement[0] = inst[i].placement[5] = inst[i].placement[10] =
+            inst[i].placement[15] = 1.0f;
+        inst[i].placement[12] = (float)i;
+        inst[i].output = out + i * floats;
+        ready &= vs_pose_create(asset, &inst[i].pose, &error) == VS_OK;
+    }
+    vs_crowd_job job = {.asset = asset,
+                        .instance_count = INSTANCES,
+                        .instances = inst,
+                        .normals = true,
+                        .flags = desc.flags};
+    if (ready) {
+        vs_crowd_run(NULL, &job, &error);
+        job.streams = streams;
+        if (streams) vs_crowd_run(NULL, &job, &error);
+    }
+    for (uint32_t i = 0; i < INSTANCES; ++i)
+        vs_pose_free(inst[i].pose);
+    free(out);
+    vs_crowd_streams_free(streams);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     vs_asset *asset = fuzz_load(data, size);
@@ -122,6 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     vs_pose_free(pose);
+    crowd_everything(asset, (uint32_t)size);
     vs_asset_free(asset);
     return 0;
 }
