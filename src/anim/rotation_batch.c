@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "anim/sample.h"
+#include "core/cpu_avx2.h"
 
 /* sin(t theta) / sin(theta) as a polynomial in x = cos(theta): D. Eberly,
  * "A Fast and Accurate Algorithm for Computing SLERP" (2011), n = 8 with the
@@ -175,20 +176,16 @@ void rotation_batch_group_sse2(const rotation_block *blocks, uint32_t count,
         /* Keys a few degrees apart, as baked clips have them nearly
          * everywhere: the short polynomial, half the dependent chain. */
         const __m128 near = _mm_set1_ps(ROTATION_SHORT_MIN_COS);
-        const int terms = (_mm_movemask_ps(_mm_cmpge_ps(x0, near)) &
-                           _mm_movemask_ps(_mm_cmpge_ps(x1, near))) == 0xF
-                              ? ROTATION_SHORT_TERMS
-                              : 8;
-        if (terms == ROTATION_SHORT_TERMS) {
-            half_block(blocks, 0, n, c0, c1, t0, t1, ROTATION_SHORT_TERMS,
-                       local, nodes + i);
-            if (n > 4)
-                half_block(blocks, 1, n, c0, c1, t0, t1, ROTATION_SHORT_TERMS,
+        const bool short_terms =
+            (_mm_movemask_ps(_mm_cmpge_ps(x0, near)) &
+             _mm_movemask_ps(_mm_cmpge_ps(x1, near))) == 0xF;
+        /* terms a constant in each call, so the polynomial unrolls. */
+        for (int h = 0; h < 2 && n > 4 * (uint32_t)h; ++h) {
+            if (short_terms)
+                half_block(blocks, h, n, c0, c1, t0, t1, ROTATION_SHORT_TERMS,
                            local, nodes + i);
-        } else {
-            half_block(blocks, 0, n, c0, c1, t0, t1, 8, local, nodes + i);
-            if (n > 4)
-                half_block(blocks, 1, n, c0, c1, t0, t1, 8, local, nodes + i);
+            else
+                half_block(blocks, h, n, c0, c1, t0, t1, 8, local, nodes + i);
         }
     }
 }
@@ -206,7 +203,7 @@ void rotation_batch_group_sse2(const rotation_block *blocks, uint32_t count,
 void rotation_batch_group(const rotation_block *blocks, uint32_t count, float u,
                           vs_trs *local, const uint32_t *nodes)
 {
-    if (rotation_batch_avx2_usable())
+    if (cpu_avx2())
         rotation_batch_group_avx2(blocks, count, u, local, nodes);
     else
         rotation_batch_group_sse2(blocks, count, u, local, nodes);

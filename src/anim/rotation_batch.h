@@ -14,7 +14,6 @@
 #ifndef VS_ANIM_ROTATION_BATCH_H
 #define VS_ANIM_ROTATION_BATCH_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "vskin/vskin.h"
@@ -66,12 +65,11 @@ void rotation_block_set(rotation_block *block, uint32_t lane,
 void rotation_batch_group(const rotation_block *blocks, uint32_t count, float u,
                           vs_trs *local, const uint32_t *nodes);
 /* The SSE2 and AVX2 forms, for the tests; the AVX2 one only where
- * rotation_batch_avx2_usable(). */
+ * cpu_avx2() (core/cpu_avx2.h). */
 void rotation_batch_group_sse2(const rotation_block *blocks, uint32_t count,
                                float u, vs_trs *local, const uint32_t *nodes);
 void rotation_batch_group_avx2(const rotation_block *blocks, uint32_t count,
                                float u, vs_trs *local, const uint32_t *nodes);
-bool rotation_batch_avx2_usable(void);
 
 /* Shared by the forms: the polynomial's coefficients at t
  * (rotation_poly_weight's u_i t^2 - v_i, i = 0..7), and the scalar path of

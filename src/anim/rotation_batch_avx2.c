@@ -110,16 +110,7 @@ void rotation_batch_group_avx2(const rotation_block *blocks, uint32_t count,
 #pragma GCC pop_options
 #endif
 
-bool rotation_batch_avx2_usable(void)
-{
-    return __builtin_cpu_supports("avx2");
-}
 #else
-bool rotation_batch_avx2_usable(void)
-{
-    return false;
-}
-
 void rotation_batch_group_avx2(const rotation_block *blocks, uint32_t count,
                                float u, vs_trs *local, const uint32_t *nodes)
 {

@@ -103,16 +103,7 @@ uint32_t affine_avx2_mul_rows_3x4_batch(const float *a, const uint32_t *index,
 #pragma GCC pop_options
 #endif
 
-bool affine_avx2_usable(void)
-{
-    return __builtin_cpu_supports("avx2");
-}
 #else
-bool affine_avx2_usable(void)
-{
-    return false;
-}
-
 void affine_avx2_mul_rows_batch(const float *a, const uint32_t *index,
                                 const float *b_rows, uint32_t count, float *out)
 {

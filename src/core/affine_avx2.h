@@ -3,16 +3,12 @@
  * 128-bit one, and each factor broadcast by a load or a permute rather than
  * a scalar load and a shuffle. The same products summed in the same order
  * as affine_mul, with no fused multiply-add, so the same floats bit for
- * bit. Compiled with a target attribute; callers ask affine_avx2_usable()
- * first. */
+ * bit. Compiled with a target attribute; callers ask cpu_avx2()
+ * (core/cpu_avx2.h) first. */
 #ifndef VS_CORE_AFFINE_AVX2_H
 #define VS_CORE_AFFINE_AVX2_H
 
-#include <stdbool.h>
 #include <stdint.h>
-
-/* Whether this build has the AVX2 forms and the CPU runs them. */
-bool affine_avx2_usable(void);
 
 /* out + 16 j = affine_mul(a + 16 index[j], B_j) for j in [0, count), with
  * the affine B_j given by its rows 0-2 at b_rows + 12 j (affine_rows): the

@@ -6,6 +6,7 @@
 #include "anim/pose_internal.h"
 #include "core/affine.h"
 #include "core/affine_avx2.h"
+#include "core/cpu_avx2.h"
 #include "core/error.h"
 #include "core/skin_facts.h"
 #include "core/xform.h"
@@ -78,7 +79,7 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
      * (the IBM is affine and invertible); a joint whose G is not goes on
      * below, which refuses it. */
     const bool from_rows = facts.ibm_rows && !bsm && !relative;
-    const bool avx2 = from_rows && affine_avx2_usable();
+    const bool avx2 = from_rows && cpu_avx2();
     if (avx2 && !pack_3x4) {
         affine_avx2_mul_rows_batch(worlds, sk->joints, facts.ibm_rows,
                                    sk->joint_count, out);

@@ -12,6 +12,7 @@
 #include "anim/rotation_batch.h"
 #include "anim/sample.h"
 #include "asset_fixture.h"
+#include "core/cpu_avx2.h"
 #include "core/skin_facts.h"
 #include "core/time_groups.h"
 #include "test.h"
@@ -141,7 +142,7 @@ static void batch_matches_scalar_slerp(void)
         memset(by_sse2, 0x7f, sizeof by_sse2);
         memset(by_avx2, 0x7f, sizeof by_avx2);
         rotation_batch_group_sse2(blocks, count, u, by_sse2, nodes);
-        if (rotation_batch_avx2_usable())
+        if (cpu_avx2())
             rotation_batch_group_avx2(blocks, count, u, by_avx2, nodes);
         else
             memcpy(by_avx2, by_sse2, sizeof by_avx2);

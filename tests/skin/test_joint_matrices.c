@@ -5,6 +5,7 @@
 #include "anim/asset_fixture.h"
 #include "core/affine.h"
 #include "core/affine_avx2.h"
+#include "core/cpu_avx2.h"
 #include "core/skin_facts.h"
 #include "vskin/vskin.h"
 
@@ -207,7 +208,7 @@ static float odd_entry(uint32_t *seed)
  * factors, 3x4 stopping at the first left factor that is not affine. */
 static void avx2_products_are_the_baseline_floats(void)
 {
-    if (!affine_avx2_usable()) {
+    if (!cpu_avx2()) {
         printf("  (no AVX2 on this CPU: nothing to compare)\n");
         return;
     }
