@@ -376,17 +376,11 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     for (uint32_t k = 0; k <= s->max_k; ++k)
         s->group_start[k + 1] = s->group_start[k] + hist[k];
     r = fill(s, d, hist, tmp, error);
-    if (r == VS_OK && s->max_k >= 1) {
-        const size_t n = s->chunk_count[1] * KERNEL_CHUNK;
-        const void *w =
+    if (r == VS_OK && s->max_k >= 1)
+        s->unit_chunks1 = kernel_weights_are_one(
             kernel_element(s->chunk_weights, s->chunk_at[1] * KERNEL_CHUNK,
-                           skin_stream_weight_size(s));
-        s->unit_chunks1 = true;
-        for (size_t i = 0; i < n && s->unit_chunks1; i += KERNEL_CHUNK)
-            s->unit_chunks1 = kernel_weights_are_one(
-                (const unsigned char *)w + i * skin_stream_weight_size(s),
-                KERNEL_CHUNK, unorm16);
-    }
+                           skin_stream_weight_size(s)),
+            s->chunk_count[1] * KERNEL_CHUNK, unorm16);
 done:
     free(tmp);
     free(hist);

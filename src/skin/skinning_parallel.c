@@ -12,8 +12,10 @@
 /* Fewer vertices than this per task cost more in hand-off than they save. */
 #define VS_MIN_VERTICES_PER_TASK 2048u
 
+/* What every range of one parallel call shares: the job (a
+ * vs_skinning_job or a vs_skin_stream_job) and the first failure. */
 typedef struct range_task {
-    const vs_skinning_job *job;
+    const void *job;
     atomic_int result; /* a failing range's code, VS_OK when none */
 } range_task;
 
@@ -82,8 +84,17 @@ static size_t range_grain(const vs_context *context, size_t count)
     return (grain + KERNEL_BLOCK - 1) / KERNEL_BLOCK * KERNEL_BLOCK;
 }
 
-static vs_result range_failure(int failed, vs_error *error)
+/* fn (run_range or run_stream_range) over [0, count) in ranges of grain
+ * across the pool, then the code of a range that failed, if any. */
+static vs_result run_ranges(vs_context *context, size_t count, size_t grain,
+                            vs_parallel_fn fn, const void *job, vs_error *error)
 {
+    range_task task = {.job = job};
+    atomic_init(&task.result, VS_OK);
+    vs_result r =
+        vs_context_parallel_for(context, count, grain, fn, &task, error);
+    if (r != VS_OK) return r;
+    const int failed = atomic_load(&task.result);
     if (failed == VS_OK) return VS_OK;
     return set_error(error, (vs_result)failed,
                      "skinning job: a vertex range failed after validation");
@@ -97,25 +108,15 @@ vs_result vs_skinning_job_run_parallel(vs_context *context,
     if (r != VS_OK) return r;
     const size_t grain = range_grain(context, job->vertex_count);
     if (!grain) return vs_skinning_job_run(job, error);
-    range_task task = {.job = job};
-    atomic_init(&task.result, VS_OK);
-    r = vs_context_parallel_for(context, job->vertex_count, grain, run_range,
-                                &task, error);
-    if (r != VS_OK) return r;
-    return range_failure(atomic_load(&task.result), error);
+    return run_ranges(context, job->vertex_count, grain, run_range, job, error);
 }
-
-typedef struct stream_range_task {
-    const vs_skin_stream_job *job;
-    atomic_int result; /* a failing range's code, VS_OK when none */
-} stream_range_task;
 
 static void run_stream_range(void *user, size_t begin, size_t end,
                              uint32_t worker)
 {
     (void)worker;
-    stream_range_task *task = user;
-    vs_skin_stream_job sub = *task->job;
+    range_task *task = user;
+    vs_skin_stream_job sub = *(const vs_skin_stream_job *)task->job;
     /* Attributes stay where they are: the job indexes them by stream
      * position (or source vertex), not from first_vertex. */
     sub.first_vertex += begin;
@@ -132,10 +133,6 @@ vs_result vs_skin_stream_job_run_parallel(vs_context *context,
     if (r != VS_OK) return r;
     const size_t grain = range_grain(context, job->vertex_count);
     if (!grain) return vs_skin_stream_job_run(job, error);
-    stream_range_task task = {.job = job};
-    atomic_init(&task.result, VS_OK);
-    r = vs_context_parallel_for(context, job->vertex_count, grain,
-                                run_stream_range, &task, error);
-    if (r != VS_OK) return r;
-    return range_failure(atomic_load(&task.result), error);
+    return run_ranges(context, job->vertex_count, grain, run_stream_range, job,
+                      error);
 }
