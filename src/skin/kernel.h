@@ -160,6 +160,26 @@ kernel_attr_advance(kernel_attr *a, size_t count)
     a->out += count * a->out_step;
 }
 
+/* Whether n vertices of a stream group's chunks from lane lane0 on are
+ * whole chunks whose every skinned attribute is packed on both sides (3
+ * floats, or 4 for tangents with w) with cached stores: what the kernels'
+ * packed chunk loop takes, in a call of any length (transform_chunks). */
+static inline bool kernel_chunks_packed_ok(const kernel_io *io, size_t n,
+                                           size_t lane0)
+{
+    if (lane0 % KERNEL_CHUNK || n % KERNEL_CHUNK) return false;
+    const kernel_attr *all[3] = {&io->pos, &io->nrm, &io->tan};
+    const bool on[3] = {true, (io->attrs & KERNEL_NORMALS) != 0,
+                        (io->attrs & KERNEL_TANGENTS) != 0};
+    for (int a = 0; a < 3; ++a) {
+        if (!on[a]) continue;
+        const bool packed =
+            (all[a]->in_packed && all[a]->out_packed) || all[a]->packed4;
+        if (!packed || all[a]->nt) return false;
+    }
+    return true;
+}
+
 /* Element at of an array of size-byte elements (u8 / u16 joints, unorm16 /
  * float weights) whose type is chosen at run time. */
 static inline const void *kernel_element(const void *base, size_t at,
@@ -223,7 +243,10 @@ typedef struct kernel_ops {
     /* Blends and transforms n vertices of a stream group's chunks of k
      * (1..KERNEL_MAX_STAGED) influences, vertex i at vi[i], the first one
      * lane `lane0` of the chunks counted from src's first (lane0 /
-     * KERNEL_CHUNK is its chunk). vi[n..KERNEL_BLOCK) repeat vi[n - 1]. */
+     * KERNEL_CHUNK is its chunk). vi[n..KERNEL_BLOCK) repeat vi[n - 1].
+     * n is at most KERNEL_BLOCK, except where kernel_chunks_packed_ok(io,
+     * n, lane0) holds and vi is 0, 1, 2, ... (stream order): then any
+     * length, and vi is not read. */
     void (*transform_chunks)(const kernel_io *io, const size_t *vi, size_t n,
                              unsigned k, const kernel_chunk_src *src,
                              size_t lane0);

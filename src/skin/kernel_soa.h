@@ -752,30 +752,11 @@ NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
     if (chunks) NAME(xform_back)(&prev, vi, W, &p, attrs);
 }
 
-/* Whether chunks_packed may take a call: whole chunks, every skinned
- * attribute packed on both sides (3 floats, or 4 for tangents with w), no
- * streaming stores. */
-static inline bool NAME(chunks_packed_ok)(const kernel_io *io, size_t n,
-                                          size_t lane0)
-{
-    if (lane0 % KERNEL_CHUNK || n % KERNEL_CHUNK) return false;
-    const kernel_attr *all[3] = {&io->pos, &io->nrm, &io->tan};
-    const bool on[3] = {true, (io->attrs & KERNEL_NORMALS) != 0,
-                        (io->attrs & KERNEL_TANGENTS) != 0};
-    for (int a = 0; a < 3; ++a) {
-        if (!on[a]) continue;
-        const bool packed =
-            (all[a]->in_packed && all[a]->out_packed) || all[a]->packed4;
-        if (!packed || all[a]->nt) return false;
-    }
-    return true;
-}
-
 static void NAME(transform_chunks)(const kernel_io *io, const size_t *vi,
                                    size_t n, unsigned k,
                                    const kernel_chunk_src *src, size_t lane0)
 {
-    if (NAME(chunks_packed_ok)(io, n, lane0)) {
+    if (kernel_chunks_packed_ok(io, n, lane0)) {
         const size_t chunks = n / KERNEL_CHUNK, c0 = lane0 / KERNEL_CHUNK;
 #define NAME_CALL_U16(a) NAME(chunks_packed)(io, chunks, k, src, c0, true, a)
 #define NAME_CALL_F32(a) NAME(chunks_packed)(io, chunks, k, src, c0, false, a)

@@ -259,9 +259,21 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         const size_t stop = hi < tail ? hi : tail;
         for (size_t pos = lo; pos < stop;) {
             const size_t lane0 = pos - s->group_start[k];
-            const size_t n = chunk_block(lane0, stop - pos);
+            size_t n = chunk_block(lane0, stop - pos);
             kernel_io at;
-            block_indices(s, &io, source, pos, n, sc.vi, &full, &at);
+            /* In stream order the whole chunks of the range go to the
+             * packed loop in one call: cut into blocks, each call had
+             * drained the loop's pipeline and set it up again (one
+             * influence, positions + normals, 100k vertices: 551 -> 735
+             * Mvert/s; four: 346 -> 398). */
+            const size_t whole = (stop - pos) / KERNEL_CHUNK * KERNEL_CHUNK;
+            if (!source && n == KERNEL_BLOCK &&
+                kernel_chunks_packed_ok(&io, whole, lane0)) {
+                n = whole;
+                kernel_io_at(&io, pos, &at);
+            } else {
+                block_indices(s, &io, source, pos, n, sc.vi, &full, &at);
+            }
             ops->transform_chunks(&at, sc.vi, n, k, &chunks, lane0);
             pos += n;
         }
