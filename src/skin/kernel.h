@@ -191,16 +191,21 @@ static inline const void *kernel_element(const void *base, size_t at,
 /* Chunk c of a stream group (k joints): its joints' matrices into jm and
  * its weights (returned); *unit = one influence whose weights are all
  * exactly 1 (its joint's matrix is used as it is). */
+/* The matrix of the joint at element at of a stream group's chunk joints. */
+static inline __attribute__((always_inline)) const float *
+kernel_chunk_joint(const kernel_chunk_src *src, size_t at)
+{
+    const size_t joint = src->u8_joints ? ((const uint8_t *)src->joints)[at]
+                                        : ((const uint16_t *)src->joints)[at];
+    return src->palette + 16 * joint;
+}
+
 static inline __attribute__((always_inline)) const void *
 kernel_chunk_fetch(const kernel_chunk_src *src, size_t c, unsigned k,
                    const bool unorm16, const float **jm, bool *unit)
 {
-    for (unsigned j = 0; j < k; ++j) {
-        const size_t joint = src->u8_joints
-                                 ? ((const uint8_t *)src->joints)[c * k + j]
-                                 : ((const uint16_t *)src->joints)[c * k + j];
-        jm[j] = src->palette + 16 * joint;
-    }
+    for (unsigned j = 0; j < k; ++j)
+        jm[j] = kernel_chunk_joint(src, c * k + j);
     const void *w =
         kernel_element(src->weights, c * k * KERNEL_CHUNK, unorm16 ? 2 : 4);
     *unit = k == 1 &&

@@ -20,6 +20,7 @@
 #endif
 
 #define NAME(x) avx2_##x
+#define KERNEL_CHUNKS_BY_COUNT
 #include "skin/kernel_avx2_ops.h"
 
 #include "skin/kernel_soa.h"

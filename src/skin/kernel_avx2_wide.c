@@ -31,6 +31,7 @@
 #endif
 
 #define NAME(x) avx2w_##x
+#define KERNEL_CHUNKS_BY_COUNT
 #include "skin/kernel_avx2_ops.h"
 
 /* This build's NAME(blend) and NAME(blend_stream) are not used (above). */
