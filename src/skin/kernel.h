@@ -204,6 +204,7 @@ static inline __attribute__((always_inline)) const void *
 kernel_chunk_fetch(const kernel_chunk_src *src, size_t c, unsigned k,
                    const bool unorm16, const float **jm, bool *unit)
 {
+    KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j)
         jm[j] = kernel_chunk_joint(src, c * k + j);
     const void *w =

@@ -656,6 +656,9 @@ NAME(chunk_matrix)(const float *const *jm, const void *w, size_t lane,
         return;
     }
     NAME(chunk_slot)(jm[0], NAME(load_weights)(w, lane, unorm16), m, CHUNK_MUL);
+    /* Unrolled where k is a constant (chunks_by_count): 4 influences
+     * 392-398 -> 420-430 Mvert/s, 8: 261-268 -> 283-288. */
+    KERNEL_UNROLL
     for (unsigned j = 1; j < k; ++j) {
         const V wj = NAME(load_weights)(w, j * KERNEL_CHUNK + lane, unorm16);
         NAME(chunk_slot)(jm[j], wj, m, CHUNK_ADD);
