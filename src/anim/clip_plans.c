@@ -174,6 +174,9 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
         if (!copy_lerp_keys(asset, ops, &lerps[i])) return false;
     for (uint32_t i = 0; i < slerp_groups; ++i)
         if (!prepare_slerp_blocks(asset, ops, &slerps[i])) return false;
+    bool clears_matrix = false;
+    for (uint32_t i = 0; i < count[0] + count[1]; ++i)
+        clears_matrix |= asset->nodes[ops[i].node].has_matrix;
     *out = (clip_plan){clip->channels,
                        clip->samplers,
                        clip->channel_count,
@@ -185,7 +188,8 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
                        lerps,
                        slerps,
                        lerp_groups,
-                       slerp_groups};
+                       slerp_groups,
+                       clears_matrix};
     return true;
 }
 

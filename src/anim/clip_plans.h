@@ -60,6 +60,10 @@ typedef struct clip_plan {
     uint32_t lerp_count, slerp_count, generic_count;
     const plan_group *lerps, *slerps; /* in op order */
     uint32_t lerp_group_count, slerp_group_count;
+    /* Whether a lerp or slerp drives a node with a rest matrix
+     * (vs_node.has_matrix), the only nodes whose use_matrix a sample must
+     * clear: glTF animates TRS nodes only, so usually none. */
+    bool clears_matrix;
 } clip_plan;
 
 /* Plans every clip that can have one. Called last by asset_finalize (after

@@ -391,8 +391,13 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
         const float *a = lg->keys + 3 * (size_t)key * lg->count;
         const float *b = a + 3 * lg->count;
         const float u = pose->group_u[lg->group];
+        /* As channel_target; only a node with a rest matrix can need it,
+         * and mostly none is animated: skipping the stores took CesiumMan's
+         * sampling from 0.119 to 0.107 us. */
+        if (plan->clears_matrix)
+            for (uint32_t i = 0; i < lg->count; ++i)
+                pose->use_matrix[op[i].node] = false;
         for (uint32_t i = 0; i < lg->count; ++i, ++op, a += 3, b += 3) {
-            pose->use_matrix[op->node] = false; /* as channel_target */
             lerp3(a, b, u,
                   (float *)((char *)&pose->local[op->node] + op->field));
         }
@@ -401,8 +406,9 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
         const plan_group *sg = &plan->slerps[l];
         if (sample_group_at_key(pose, plan, sg, t, true)) continue;
         const uint32_t key = pose->group_key[sg->group];
-        for (uint32_t i = 0; i < sg->count; ++i)
-            pose->use_matrix[sg->nodes[i]] = false; /* as channel_target */
+        if (plan->clears_matrix)
+            for (uint32_t i = 0; i < sg->count; ++i)
+                pose->use_matrix[sg->nodes[i]] = false;
         rotation_batch_group(
             sg->blocks + (size_t)key * rotation_blocks(sg->count), sg->count,
             pose->group_u[sg->group], pose->local, sg->nodes);
