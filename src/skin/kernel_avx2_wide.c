@@ -31,6 +31,16 @@
 #endif
 
 #define NAME(x) avx2w_##x
+/* x * inv where FLT_MIN <= len2 <= FLT_MAX, else +0 (VKEEP_IF_UNIT's
+ * bits): the two compares into one mask register and a zero-masked
+ * multiply, where AVX2 needs the compares, an and of them and an and per
+ * component. */
+#define VMUL_KEEP_IF_UNIT(x, inv, len2)                                        \
+    _mm256_maskz_mul_ps(                                                       \
+        _mm256_mask_cmp_ps_mask(                                               \
+            _mm256_cmp_ps_mask(len2, _mm256_set1_ps(FLT_MIN), _CMP_GE_OQ),     \
+            len2, _mm256_set1_ps(FLT_MAX), _CMP_LE_OQ),                        \
+        x, inv)
 #define KERNEL_CHUNKS_BY_COUNT
 #include "skin/kernel_avx2_ops.h"
 

@@ -24,6 +24,12 @@
  * 1e19, or not finite) becomes zero, as the reference's zero / non-finite
  * length does. */
 
+/* VKEEP_IF_UNIT(VMUL(x, inv), len2), unless the includer has a fused form
+ * (the AVX-512VL build: a masked multiply). */
+#ifndef VMUL_KEEP_IF_UNIT
+#define VMUL_KEEP_IF_UNIT(x, inv, len2) VKEEP_IF_UNIT(VMUL(x, inv), len2)
+#endif
+
 /* |(x, y, z)|^2, the first half of a normalisation. */
 static inline __attribute__((always_inline)) V NAME(length2)(V x, V y, V z)
 {
@@ -38,9 +44,9 @@ NAME(normalize_len2)(V *x, V *y, V *z, V len2, const V *det)
 {
     V inv = VRSQRT(len2);
     if (det) inv = VNEG_IF_NEG(inv, *det);
-    *x = VKEEP_IF_UNIT(VMUL(*x, inv), len2);
-    *y = VKEEP_IF_UNIT(VMUL(*y, inv), len2);
-    *z = VKEEP_IF_UNIT(VMUL(*z, inv), len2);
+    *x = VMUL_KEEP_IF_UNIT(*x, inv, len2);
+    *y = VMUL_KEEP_IF_UNIT(*y, inv, len2);
+    *z = VMUL_KEEP_IF_UNIT(*z, inv, len2);
 }
 
 /* Whether store3 writes a packed4 attribute's 4th float (the x86 kernels'
