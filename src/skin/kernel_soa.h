@@ -723,9 +723,7 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
  * constants (tangents may be 3 or 4 floats: tested per step). all_unit: a
  * one-influence group whose chunk weights are all exactly 1
  * (kernel_chunk_src.unit), a constant too, so each chunk reads its joint
- * and nothing else, with no loop over influences and no test of its
- * weights (one influence, positions + normals, 100k vertices: 551 -> 596
- * Mvert/s). The steps are
+ * and nothing else (chunks_by_count below). The steps are
  * software-pipelined: step t's normals and tangents are normalised and
  * stored while step t + 1 is transformed. A step alone is one long chain
  * (weights -> matrix -> cofactor -> normal -> length -> reciprocal square
@@ -825,7 +823,9 @@ static inline bool NAME(chunks_by_count)(const kernel_io *io, size_t n,
                                          const kernel_chunk_src *src,
                                          size_t lane0)
 {
-    if (!src->unorm16 || !kernel_chunks_packed_ok(io, n, lane0)) return false;
+    if (k < 1 || k > KERNEL_MAX_STAGED || !src->unorm16 ||
+        !kernel_chunks_packed_ok(io, n, lane0))
+        return false;
     const size_t chunks = n / KERNEL_CHUNK, c0 = lane0 / KERNEL_CHUNK;
     void (*const loop[KERNEL_MAX_STAGED + 1])(
         const kernel_io *, size_t, const kernel_chunk_src *,
@@ -838,7 +838,6 @@ static inline bool NAME(chunks_by_count)(const kernel_io *io, size_t n,
                    NAME(chunks_k6false),
                    NAME(chunks_k7false),
                    NAME(chunks_k8false)};
-    if (k < 1 || k > KERNEL_MAX_STAGED) return false;
     loop[k](io, chunks, src, c0);
     return true;
 }

@@ -264,8 +264,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             /* In stream order the whole chunks of the range go to the
              * packed loop in one call: cut into blocks, each call had
              * drained the loop's pipeline and set it up again (one
-             * influence, positions + normals, 100k vertices: 551 -> 735
-             * Mvert/s; four: 346 -> 398). */
+             * influence, positions + normals, 100k vertices: 546 -> 627-651
+             * Mvert/s; four: 342 -> 381-383). */
             const size_t whole = (stop - pos) / KERNEL_CHUNK * KERNEL_CHUNK;
             if (!source && n == KERNEL_BLOCK &&
                 kernel_chunks_packed_ok(&io, whole, lane0)) {
