@@ -188,9 +188,6 @@ static inline const void *kernel_element(const void *base, size_t at,
     return (const unsigned char *)base + at * size;
 }
 
-/* Chunk c of a stream group (k joints): its joints' matrices into jm and
- * its weights (returned); *unit = one influence whose weights are all
- * exactly 1 (its joint's matrix is used as it is). */
 /* The matrix of the joint at element at of a stream group's chunk joints. */
 static inline __attribute__((always_inline)) const float *
 kernel_chunk_joint(const kernel_chunk_src *src, size_t at)
@@ -200,6 +197,9 @@ kernel_chunk_joint(const kernel_chunk_src *src, size_t at)
     return src->palette + 16 * joint;
 }
 
+/* Chunk c of a stream group (k joints): its joints' matrices into jm and
+ * its weights (returned); *unit = one influence whose weights are all
+ * exactly 1 (its joint's matrix is used as it is). */
 static inline __attribute__((always_inline)) const void *
 kernel_chunk_fetch(const kernel_chunk_src *src, size_t c, unsigned k,
                    const bool unorm16, const float **jm, bool *unit)
