@@ -124,6 +124,10 @@ typedef struct kernel_chunk_src {
     /* One influence whose chunk weights are all known to be exactly 1
      * (vs_skin_stream.unit_chunks1): no test per chunk. */
     bool unit;
+    /* The palette times 1 / 65535 (kernel_q_palette), or NULL: with it, the
+     * unorm16 weights of chunks of 2 or more influences are used as the
+     * integers they are, their scale already in the joints' matrices. */
+    const float *palette_q;
 } kernel_chunk_src;
 
 /* Whether the n weights at w (unorm16 or float) are all exactly 1: what
@@ -188,25 +192,26 @@ static inline const void *kernel_element(const void *base, size_t at,
     return (const unsigned char *)base + at * size;
 }
 
-/* The matrix of the joint at element at of a stream group's chunk joints. */
+/* The matrix in palette (src's palette or palette_q) of the joint at
+ * element at of a stream group's chunk joints. */
 static inline __attribute__((always_inline)) const float *
-kernel_chunk_joint(const kernel_chunk_src *src, size_t at)
+kernel_chunk_joint(const kernel_chunk_src *src, const float *palette, size_t at)
 {
     const size_t joint = src->u8_joints ? ((const uint8_t *)src->joints)[at]
                                         : ((const uint16_t *)src->joints)[at];
-    return src->palette + 16 * joint;
+    return palette + 16 * joint;
 }
 
-/* Chunk c of a stream group (k joints): its joints' matrices into jm and
- * its weights (returned); *unit = one influence whose weights are all
- * exactly 1 (its joint's matrix is used as it is). */
+/* Chunk c of a stream group (k joints): its joints' matrices in palette
+ * into jm and its weights (returned); *unit = one influence whose weights
+ * are all exactly 1 (its joint's matrix is used as it is). */
 static inline __attribute__((always_inline)) const void *
-kernel_chunk_fetch(const kernel_chunk_src *src, size_t c, unsigned k,
-                   const bool unorm16, const float **jm, bool *unit)
+kernel_chunk_fetch(const kernel_chunk_src *src, const float *palette, size_t c,
+                   unsigned k, const bool unorm16, const float **jm, bool *unit)
 {
     KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j)
-        jm[j] = kernel_chunk_joint(src, c * k + j);
+        jm[j] = kernel_chunk_joint(src, palette, c * k + j);
     const void *w =
         kernel_element(src->weights, c * k * KERNEL_CHUNK, unorm16 ? 2 : 4);
     *unit = k == 1 &&
@@ -338,6 +343,11 @@ typedef struct kernel_palette_copy {
 const float *kernel_aligned_palette(const float *palette, uint32_t joint_count,
                                     size_t vertex_count,
                                     kernel_palette_copy *buf);
+
+/* palette times 1 / 65535 in *buf (kernel_chunk_src.palette_q), or NULL
+ * for more than KERNEL_PALETTE_COPY_JOINTS joints. */
+const float *kernel_q_palette(const float *palette, uint32_t joint_count,
+                              kernel_palette_copy *buf);
 
 /* Block scratch: staged influences, vertex indices, blended matrices. */
 typedef struct kernel_scratch {

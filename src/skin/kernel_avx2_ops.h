@@ -239,13 +239,12 @@ KERNEL_INLINE bool NAME(job_sums_full)(const float *w, const unsigned k,
 #define VSET1(x) _mm256_set1_ps(x)
 #define VLOAD1(p) _mm256_broadcast_ss(p)
 KERNEL_INLINE __m256 NAME(load_weights)(const void *w, size_t at,
-                                        const bool unorm16)
+                                        const bool unorm16, const bool q)
 {
     if (!unorm16) return _mm256_loadu_ps((const float *)w + at);
-    const __m128i q = _mm_loadu_si128(
-        (const __m128i *)(const void *)((const uint16_t *)w + at));
-    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(q)),
-                         _mm256_set1_ps(1.0f / 65535.0f));
+    const __m256 f = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(
+        (const __m128i *)(const void *)((const uint16_t *)w + at))));
+    return q ? f : _mm256_mul_ps(f, _mm256_set1_ps(1.0f / 65535.0f));
 }
 
 #endif

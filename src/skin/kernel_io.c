@@ -97,3 +97,12 @@ const float *kernel_aligned_palette(const float *palette, uint32_t joint_count,
     memcpy(buf->m, palette, (size_t)joint_count * 16 * sizeof *palette);
     return buf->m;
 }
+
+const float *kernel_q_palette(const float *palette, uint32_t joint_count,
+                              kernel_palette_copy *buf)
+{
+    if (joint_count > KERNEL_PALETTE_COPY_JOINTS) return NULL;
+    for (size_t i = 0; i < (size_t)joint_count * 16; ++i)
+        buf->m[i] = palette[i] * (1.0f / 65535.0f);
+    return buf->m;
+}

@@ -129,13 +129,14 @@ KERNEL_INLINE pv pv_set1(float x)
 #define VSET1(x) pv_set1(x)
 #define VLOAD1(p) pv_set1(*(p))
 KERNEL_INLINE pv portable_load_weights(const void *w, size_t at,
-                                       const bool unorm16)
+                                       const bool unorm16, const bool q)
 {
     pv r;
-    for (int i = 0; i < 4; ++i)
-        r.v[i] = unorm16
-                     ? (float)((const uint16_t *)w)[at + i] * (1.0f / 65535.0f)
-                     : ((const float *)w)[at + i];
+    for (int i = 0; i < 4; ++i) {
+        const float f = unorm16 ? (float)((const uint16_t *)w)[at + i]
+                                : ((const float *)w)[at + i];
+        r.v[i] = unorm16 && !q ? f * (1.0f / 65535.0f) : f;
+    }
     return r;
 }
 

@@ -12,10 +12,12 @@
  *   load3(attr, vi, n, x, y, z) / store3(attr, vi, n, x, y, z)
  *   VSET1(x)               x in every lane
  *   VLOAD1(p)              *p in every lane, broadcast from memory
- *   NAME(load_weights)(w, at, unorm16)  W weights of a stream chunk from
- *                          element at (unorm16: q / 65535, as the stream's
- *                          other paths decode them); these two are not
- *                          needed with KERNEL_NO_CHUNKS (no
+ *   NAME(load_weights)(w, at, unorm16, q)  W weights of a stream chunk
+ *                          from element at (unorm16: q / 65535, as the
+ *                          stream's other paths decode them, or with q the
+ *                          integers as they are, for a palette scaled by
+ *                          1 / 65535: kernel_chunk_src.palette_q); these two
+ *                          are not needed with KERNEL_NO_CHUNKS (no
  *                          transform_chunks)
  * The arithmetic is the reference's (vertex_transform.h) in float: the
  * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
@@ -667,18 +669,20 @@ NAME(chunk_slot)(const float *J, V w, V m[12], const int mode)
 
 static inline __attribute__((always_inline)) void
 NAME(chunk_matrix)(const float *const *jm, const void *w, size_t lane,
-                   unsigned k, const bool unorm16, const bool unit, V m[12])
+                   unsigned k, const bool unorm16, const bool unit,
+                   const bool q, V m[12])
 {
     if (unit) {
         NAME(chunk_slot)(jm[0], VSET1(1.0f), m, CHUNK_SET);
         return;
     }
-    NAME(chunk_slot)(jm[0], NAME(load_weights)(w, lane, unorm16), m, CHUNK_MUL);
+    NAME(chunk_slot)
+    (jm[0], NAME(load_weights)(w, lane, unorm16, q), m, CHUNK_MUL);
     /* Unrolled where k is a constant (chunks_by_count): 4 influences
      * 392-398 -> 420-430 Mvert/s, 8: 261-268 -> 283-288. */
     KERNEL_UNROLL
     for (unsigned j = 1; j < k; ++j) {
-        const V wj = NAME(load_weights)(w, j * KERNEL_CHUNK + lane, unorm16);
+        const V wj = NAME(load_weights)(w, j * KERNEL_CHUNK + lane, unorm16, q);
         NAME(chunk_slot)(jm[j], wj, m, CHUNK_ADD);
     }
 }
@@ -690,6 +694,8 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
                          const unsigned attrs)
 {
     const bool unorm16 = src->unorm16;
+    const bool q = k > 1 && src->palette_q; /* as in transform_chunks */
+    const float *palette = q ? src->palette_q : src->palette;
     NAME(pending) p, next;
     NAME(pending_clear)(&p, attrs);
     const size_t *pend_vi = NULL; /* the pending step's vertices, if any */
@@ -700,11 +706,12 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
             KERNEL_CHUNK - lane < n - i ? KERNEL_CHUNK - lane : n - i;
         const float *jm[KERNEL_MAX_STAGED];
         bool unit;
-        const void *w = kernel_chunk_fetch(src, c, k, unorm16, jm, &unit);
+        const void *w =
+            kernel_chunk_fetch(src, palette, c, k, unorm16, jm, &unit);
         for (size_t b = 0; b < count; b += W) {
             const size_t m_n = count - b < W ? count - b : W;
             V m[12];
-            NAME(chunk_matrix)(jm, w, lane + b, k, unorm16, unit, m);
+            NAME(chunk_matrix)(jm, w, lane + b, k, unorm16, unit, q, m);
             const size_t *v = vi + i + b;
             if (m_n < W) {
                 /* A partial step (a range's ends) runs whole, after the
@@ -745,8 +752,9 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
 static inline __attribute__((always_inline)) void
 NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
                     const kernel_chunk_src *src, size_t c0, const bool unorm16,
-                    const unsigned attrs, const bool all_unit)
+                    const unsigned attrs, const bool all_unit, const bool q)
 {
+    const float *palette = q ? src->palette_q : src->palette;
     /* A step's vertices relative to its attributes (the kernels with
      * chunks are at most KERNEL_CHUNK wide). */
     static const size_t vi[KERNEL_CHUNK] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -761,15 +769,15 @@ NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
         bool unit;
         const void *w = NULL;
         if (all_unit) {
-            jm[0] = kernel_chunk_joint(src, c);
+            jm[0] = kernel_chunk_joint(src, palette, c);
             unit = true;
         } else {
-            w = kernel_chunk_fetch(src, c, k, unorm16, jm, &unit);
+            w = kernel_chunk_fetch(src, palette, c, k, unorm16, jm, &unit);
         }
         KERNEL_UNROLL
         for (size_t lane = 0; lane < KERNEL_CHUNK; lane += W) {
             V m[12];
-            NAME(chunk_matrix)(jm, w, lane, k, unorm16, unit, m);
+            NAME(chunk_matrix)(jm, w, lane, k, unorm16, unit, q, m);
             NAME(xform_front)(&at, vi, W, m, attrs, &next);
             if (c > c0 || lane) NAME(xform_back)(&prev, vi, W, &p, attrs);
             NAME(pending_move)(&p, &next, attrs);
@@ -787,10 +795,10 @@ NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
 static inline __attribute__((always_inline)) void
 NAME(chunks_packed_attrs)(const kernel_io *io, size_t chunks, unsigned k,
                           const kernel_chunk_src *src, size_t c0,
-                          const bool unorm16, const bool all_unit)
+                          const bool unorm16, const bool all_unit, const bool q)
 {
 #define NAME_CALL(a)                                                           \
-    NAME(chunks_packed)(io, chunks, k, src, c0, unorm16, a, all_unit)
+    NAME(chunks_packed)(io, chunks, k, src, c0, unorm16, a, all_unit, q)
     NAME_BY_ATTRS(NAME_CALL)
 #undef NAME_CALL
 }
@@ -814,7 +822,7 @@ NAME(chunks_packed_attrs)(const kernel_io *io, size_t chunks, unsigned k,
         const kernel_io *io, size_t chunks, const kernel_chunk_src *src,       \
         size_t c0)                                                             \
     {                                                                          \
-        NAME(chunks_packed_attrs)(io, chunks, K, src, c0, true, UNIT);         \
+        NAME(chunks_packed_attrs)(io, chunks, K, src, c0, true, UNIT, K > 1);  \
     }
 /* clang-format off */
 NAME_CHUNKS_K(1, true)
@@ -836,7 +844,7 @@ static inline bool NAME(chunks_by_count)(const kernel_io *io, size_t n,
                                          size_t lane0)
 {
     if (k < 1 || k > KERNEL_MAX_STAGED || !src->unorm16 ||
-        !kernel_chunks_packed_ok(io, n, lane0))
+        (k > 1 && !src->palette_q) || !kernel_chunks_packed_ok(io, n, lane0))
         return false;
     const size_t chunks = n / KERNEL_CHUNK, c0 = lane0 / KERNEL_CHUNK;
     void (*const loop[KERNEL_MAX_STAGED + 1])(
@@ -871,10 +879,13 @@ static void NAME(transform_chunks)(const kernel_io *io, const size_t *vi,
     if (NAME(chunks_by_count)(io, n, k, src, lane0)) return;
     if (kernel_chunks_packed_ok(io, n, lane0)) {
         const size_t chunks = n / KERNEL_CHUNK, c0 = lane0 / KERNEL_CHUNK;
+        /* q as chunks_by_count's loops, so the floats do not depend on
+         * which loop takes a chunk (palette_q is NULL for float weights). */
+        const bool q = k > 1 && src->palette_q;
         if (src->unorm16)
-            NAME(chunks_packed_attrs)(io, chunks, k, src, c0, true, false);
+            NAME(chunks_packed_attrs)(io, chunks, k, src, c0, true, false, q);
         else
-            NAME(chunks_packed_attrs)(io, chunks, k, src, c0, false, false);
+            NAME(chunks_packed_attrs)(io, chunks, k, src, c0, false, false, q);
         return;
     }
 #define NAME_CALL(a) NAME(transform_chunks_a)(io, vi, n, k, src, lane0, a)

@@ -118,14 +118,14 @@ sse2_blend_vertex(const float *const *jm, const float *w, float scale,
 #define VSET1(x) _mm_set1_ps(x)
 #define VLOAD1(p) _mm_load1_ps(p)
 KERNEL_INLINE __m128 sse2_load_weights(const void *w, size_t at,
-                                       const bool unorm16)
+                                       const bool unorm16, const bool q)
 {
     if (!unorm16) return _mm_loadu_ps((const float *)w + at);
-    const __m128i q = _mm_loadl_epi64(
-        (const __m128i *)(const void *)((const uint16_t *)w + at));
-    return _mm_mul_ps(
-        _mm_cvtepi32_ps(_mm_unpacklo_epi16(q, _mm_setzero_si128())),
-        _mm_set1_ps(1.0f / 65535.0f));
+    const __m128 f = _mm_cvtepi32_ps(_mm_unpacklo_epi16(
+        _mm_loadl_epi64(
+            (const __m128i *)(const void *)((const uint16_t *)w + at)),
+        _mm_setzero_si128()));
+    return q ? f : _mm_mul_ps(f, _mm_set1_ps(1.0f / 65535.0f));
 }
 
 #include "skin/kernel_soa.h"
