@@ -103,8 +103,8 @@ const float *kernel_q_palette(const float *palette, uint32_t joint_count,
 {
     if (joint_count > KERNEL_PALETTE_COPY_JOINTS) return NULL;
     /* Four floats at a time (as a plain loop, -O2 left it scalar). */
-    const kernel_v4f scale = {1.0f / 65535.0f, 1.0f / 65535.0f,
-                              1.0f / 65535.0f, 1.0f / 65535.0f};
+    const kernel_v4f scale = {1.0f / 65535.0f, 1.0f / 65535.0f, 1.0f / 65535.0f,
+                              1.0f / 65535.0f};
     for (size_t i = 0; i < (size_t)joint_count * 16; i += 4) {
         kernel_v4f v;
         memcpy(&v, palette + i, sizeof v);
