@@ -234,13 +234,13 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
     kernel_palette_copy copy;
     const float *palette = kernel_aligned_palette(
         job->joint_matrices, s->joint_count, job->vertex_count, &copy);
-    /* The chunks of 2 or more influences (all of them but the
-     * one-influence group's one per chunk) read unorm16 weights as integers
-     * from a palette scaled by 1 / 65535, in every path that reads them, so
-     * that no cut of the range changes a float. Its 16 multiplies per joint
-     * save one per influence and step of 8 vertices: 4 influences 446 ->
-     * 450-465 Mvert/s, 2: 578-586 -> 603-605, 8: 300 -> 315-317 (stream,
-     * positions + normals, 100k, 1 thread, AUTO). */
+    /* Chunks of 2 or more influences read their unorm16 weights as
+     * integers from a palette scaled by 1 / 65535 (up to 256 joints), in
+     * every path that reads them, so that no cut of the range changes a
+     * float. Its 16 multiplies per joint save one per influence and step of
+     * 8 vertices: 4 influences 445-447 -> 460-465 Mvert/s, 2: 578-586 ->
+     * 600-605, 8: 287-300 -> 315-318 (stream, positions + normals, 100k,
+     * 1 thread, AUTO; docs/skinning.md). */
     kernel_palette_copy q_copy;
     const size_t one_chunks = s->max_k >= 1 ? s->chunk_count[1] : 0;
     const float *palette_q =
