@@ -124,9 +124,11 @@ typedef struct kernel_chunk_src {
     /* One influence whose chunk weights are all known to be exactly 1
      * (vs_skin_stream.unit_chunks1): no test per chunk. */
     bool unit;
-    /* The palette times 1 / 65535 (kernel_q_palette), or NULL: with it, the
-     * unorm16 weights of chunks of 2 or more influences are used as the
-     * integers they are, their scale already in the joints' matrices. */
+    /* The palette times 1 / 65535 (kernel_q_palette), or NULL: with it,
+     * every path reads this group's unorm16 chunk weights as the integers
+     * they are, their scale already in the joints' matrices. The job sets
+     * it for groups of 2 or more influences only: a one-influence chunk
+     * whose weights are 1 uses its joint's matrix as it is. */
     const float *palette_q;
 } kernel_chunk_src;
 

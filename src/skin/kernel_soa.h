@@ -694,7 +694,7 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
                          const unsigned attrs)
 {
     const bool unorm16 = src->unorm16;
-    const bool q = k > 1 && src->palette_q; /* as in transform_chunks */
+    const bool q = src->palette_q != NULL;
     const float *palette = q ? src->palette_q : src->palette;
     NAME(pending) p, next;
     NAME(pending_clear)(&p, attrs);
@@ -907,7 +907,7 @@ static void NAME(transform_chunks)(const kernel_io *io, const size_t *vi,
         const size_t chunks = n / KERNEL_CHUNK, c0 = lane0 / KERNEL_CHUNK;
         /* q as chunks_by_count's loops, so the floats do not depend on
          * which loop takes a chunk (palette_q is NULL for float weights). */
-        const bool q = k > 1 && src->palette_q;
+        const bool q = src->palette_q != NULL;
         if (src->unorm16)
             NAME(chunks_packed_attrs)(io, chunks, k, src, c0, true, false, q);
         else

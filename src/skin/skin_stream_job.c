@@ -269,7 +269,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             s->unorm16,
             palette,
             k == 1 && s->unit_chunks1,
-            palette_q};
+            k > 1 ? palette_q : NULL};
         const size_t stop = hi < tail ? hi : tail;
         for (size_t pos = lo; pos < stop;) {
             const size_t lane0 = pos - s->group_start[k];
