@@ -14,21 +14,13 @@
 #define VMUL(a, b) _mm256_mul_ps(a, b)
 #define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
 #define VFMS(a, b, c) _mm256_fmsub_ps(a, b, c)
-#define VRSQRT(a) NAME(rsqrt)(a)
+#define VINV_SQRT(a) _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(a))
 #define VKEEP_IF_UNIT(x, len2)                                                 \
     _mm256_and_ps(                                                             \
         x, _mm256_and_ps(                                                      \
                _mm256_cmp_ps(len2, _mm256_set1_ps(FLT_MIN), _CMP_GE_OQ),       \
                _mm256_cmp_ps(len2, _mm256_set1_ps(FLT_MAX), _CMP_LE_OQ)))
 
-/* The 12-bit estimate and one Newton-Raphson step: about 23 bits. */
-KERNEL_INLINE __m256 NAME(rsqrt)(__m256 x)
-{
-    __m256 y = _mm256_rsqrt_ps(x);
-    __m256 hx = _mm256_mul_ps(_mm256_set1_ps(0.5f), x);
-    return _mm256_mul_ps(
-        y, _mm256_fnmadd_ps(hx, _mm256_mul_ps(y, y), _mm256_set1_ps(1.5f)));
-}
 #define VNEG_IF_NEG(x, det)                                                    \
     _mm256_xor_ps(                                                             \
         x, _mm256_and_ps(_mm256_cmp_ps(det, _mm256_setzero_ps(), _CMP_LT_OQ),  \

@@ -29,21 +29,13 @@
 #define VMUL(a, b) _mm512_mul_ps(a, b)
 #define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
 #define VFMS(a, b, c) _mm512_fmsub_ps(a, b, c)
-#define VRSQRT(a) avx512_rsqrt(a)
+#define VINV_SQRT(a) _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_sqrt_ps(a))
 #define VKEEP_IF_UNIT(x, len2)                                                 \
     _mm512_maskz_mov_ps(                                                       \
         _mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ) &        \
             _mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ),     \
         x)
 
-/* The 14-bit estimate and one Newton-Raphson step. */
-KERNEL_INLINE __m512 avx512_rsqrt(__m512 x)
-{
-    __m512 y = _mm512_rsqrt14_ps(x);
-    __m512 hx = _mm512_mul_ps(_mm512_set1_ps(0.5f), x);
-    return _mm512_mul_ps(
-        y, _mm512_fnmadd_ps(hx, _mm512_mul_ps(y, y), _mm512_set1_ps(1.5f)));
-}
 #define VNEG_IF_NEG(x, det)                                                    \
     _mm512_mask_sub_ps(                                                        \
         x, _mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),           \

@@ -40,7 +40,7 @@ KERNEL_INLINE pv pv_fma(pv a, pv b, pv c)
     return pv_add(pv_mul(a, b), c);
 }
 
-KERNEL_INLINE pv pv_rsqrt(pv a)
+KERNEL_INLINE pv pv_inv_sqrt(pv a)
 {
     pv r;
     for (int i = 0; i < 4; ++i)
@@ -52,7 +52,7 @@ KERNEL_INLINE pv pv_rsqrt(pv a)
 #define VSUB(a, b) pv_sub(a, b)
 #define VMUL(a, b) pv_mul(a, b)
 #define VFMA(a, b, c) pv_fma(a, b, c)
-#define VRSQRT(a) pv_rsqrt(a)
+#define VINV_SQRT(a) pv_inv_sqrt(a)
 #define VKEEP_IF_UNIT(x, len2) pv_keep_if_unit(x, len2)
 #define VNEG_IF_NEG(x, det) pv_neg_if_neg(x, det)
 

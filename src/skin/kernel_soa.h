@@ -3,7 +3,8 @@
  *   W, V, NAME(x)          lanes, vector type, per-ISA name
  *   VADD VSUB VMUL VFMA(a, b, c) = a * b + c
  *   VFMS(a, b, c) = a * b - c (optional: fused where the ISA has FMA)
- *   VRSQRT(x)              1 / sqrt(x) to about float precision
+ *   VINV_SQRT(x)           1 / sqrt(x) as two IEEE operations, each
+ *                          correctly rounded (square root, then divide)
  *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
  *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
  *   load_mat(mats, pointed, m)  m[c * 3 + r] = row r of column c of the
@@ -40,11 +41,16 @@ static inline __attribute__((always_inline)) V NAME(length2)(V x, V y, V z)
 
 /* (x, y, z) / its length, given len2 = NAME(length2)(x, y, z), negated
  * where det < 0 (the sign on the one reciprocal, not on each component: the
- * same bits, two operations fewer); det = NULL: no sign. */
+ * same bits, two operations fewer); det = NULL: no sign. The reciprocal is
+ * a square root and a division, never the ISA's reciprocal square root
+ * estimate and a Newton step: the estimate's table (rsqrtps, vrsqrt14ps) is
+ * left to each CPU, so the same binary gave other floats on Intel and AMD
+ * CPUs. With IEEE operations only, each ISA's kernel gives the same floats
+ * on every CPU (docs/skinning.md, "Same results on every CPU"). */
 static inline __attribute__((always_inline)) void
 NAME(normalize_len2)(V *x, V *y, V *z, V len2, const V *det)
 {
-    V inv = VRSQRT(len2);
+    V inv = VINV_SQRT(len2);
     if (det) inv = VNEG_IF_NEG(inv, *det);
     *x = VMUL_KEEP_IF_UNIT(*x, inv, len2);
     *y = VMUL_KEEP_IF_UNIT(*y, inv, len2);

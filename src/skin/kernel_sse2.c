@@ -26,20 +26,11 @@
 #define VSUB(a, b) _mm_sub_ps(a, b)
 #define VMUL(a, b) _mm_mul_ps(a, b)
 #define VFMA(a, b, c) _mm_add_ps(_mm_mul_ps(a, b), c)
-#define VRSQRT(a) sse2_rsqrt(a)
+#define VINV_SQRT(a) _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(a))
 #define VKEEP_IF_UNIT(x, len2)                                                 \
     _mm_and_ps(x, _mm_and_ps(_mm_cmpge_ps(len2, _mm_set1_ps(FLT_MIN)),         \
                              _mm_cmple_ps(len2, _mm_set1_ps(FLT_MAX))))
 
-/* The 12-bit estimate and one Newton-Raphson step: about 23 bits, no
- * division or square root on the critical path. */
-KERNEL_INLINE __m128 sse2_rsqrt(__m128 x)
-{
-    __m128 y = _mm_rsqrt_ps(x);
-    __m128 hx = _mm_mul_ps(_mm_set1_ps(0.5f), x);
-    return _mm_mul_ps(
-        y, _mm_sub_ps(_mm_set1_ps(1.5f), _mm_mul_ps(hx, _mm_mul_ps(y, y))));
-}
 #define VNEG_IF_NEG(x, det)                                                    \
     _mm_xor_ps(x, _mm_and_ps(_mm_cmplt_ps(det, _mm_setzero_ps()),              \
                              _mm_set1_ps(-0.0f)))
