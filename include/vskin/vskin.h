@@ -340,8 +340,9 @@ vs_result vs_pose_joint_matrices(const vs_pose *pose, uint32_t skin,
 
 typedef enum vs_skin_flags {
     /* Use stored weights as they are. By default each vertex's weights are
-     * divided by their sum; a vertex whose weights sum to 0 keeps its bind
-     * position (identity matrix). */
+     * divided by their sum; a vertex whose weights sum to 0, less, or not a
+     * finite number is unskinned: it keeps its input position, normal and
+     * tangent bit for bit (copied, not transformed or normalised). */
     VS_SKIN_RAW_WEIGHTS = 1u << 0,
     /* Write the tightly packed outputs (positions, normals: stride 0 or 12)
      * with non-temporal (streaming) stores, which bypass the caches and skip
@@ -655,7 +656,7 @@ typedef struct vs_skin_stream_desc {
     const float *weights;    size_t weights_stride; /* 0 = packed */
     /* VS_SKIN_RAW_WEIGHTS: keep weights as stored; otherwise they are
      * divided by their sum here, once (a non-positive or non-finite sum
-     * makes the vertex unskinned: identity). */
+     * makes the vertex unskinned: it keeps its input bit for bit). */
     uint32_t flags;
     vs_skin_weight_format weight_format;
 } vs_skin_stream_desc;

@@ -64,11 +64,12 @@ static dqs_streams make_streams(const vs_skinning_job *job)
 }
 
 /* Phase 1 for vertex v into lane l: the reference's weight rules and blend
- * (dqs_reference.c), in float. Returns false when a joint index is out of
- * range (nothing stored). */
+ * (dqs_reference.c), in float. *keep: the vertex is unskinned and keeps its
+ * input (keep_lane). Returns false when a joint index is out of range
+ * (nothing stored). */
 static inline __attribute__((always_inline)) bool
 blend_into_lane(const vs_skinning_job *job, const dqs_streams *st,
-                dq_joints *dj, size_t v, int l, dqs_block *b)
+                dq_joints *dj, size_t v, int l, dqs_block *b, bool *keep)
 {
     const unsigned char *jp = st->joints + v * st->joints_step;
     const unsigned char *wp = st->weights + v * st->weights_step;
@@ -84,12 +85,15 @@ blend_into_lane(const vs_skinning_job *job, const dqs_streams *st,
     float real[4] = {0, 0, 0, 0}, dual[4] = {0, 0, 0, 0};
     float s[12] = {0};
     double divisor = 1.0;
+    *keep = false;
     if (!(job->flags & VS_SKIN_RAW_WEIGHTS)) {
         if (!(sum > 0.0) || !isfinite(sum)) {
-            /* Not skinned: the identity (q = 1, S = I) keeps the vertex. */
+            /* Not skinned: the identity (q = 1, S = I) in the lane, whose
+             * results keep_lane replaces by the input. */
             real[3] = 1.0f;
             s[0] = s[5] = s[10] = 1.0f;
             sum = 0.0;
+            *keep = true;
         }
         divisor = sum;
     }
@@ -168,6 +172,25 @@ store_lane(const dqs_streams *st, size_t v, int l, const dqs_block *b)
     }
 }
 
+/* An unskinned vertex's input copied to its output bit for bit, read
+ * before written (skinning in place). Only lane l writes vertex v, so its
+ * input is still there. */
+static inline __attribute__((always_inline)) void
+keep_lane(const dqs_streams *st, size_t v)
+{
+    float in[4];
+    memcpy(in, st->in_p + v * st->in_p_step, 3 * sizeof(float));
+    memcpy(st->out_p + v * st->out_p_step, in, 3 * sizeof(float));
+    if (st->out_n) {
+        memcpy(in, st->in_n + v * st->in_n_step, 3 * sizeof(float));
+        memcpy(st->out_n + v * st->out_n_step, in, 3 * sizeof(float));
+    }
+    if (st->out_t) {
+        memcpy(in, st->in_t + v * st->in_t_step, st->tc * sizeof(float));
+        memcpy(st->out_t + v * st->out_t_step, in, st->tc * sizeof(float));
+    }
+}
+
 /* The run loop of one instruction set: blocks of DQS_BLOCK vertices; a bad
  * joint index truncates the block at that vertex, which is written up to
  * there and reported. Lanes past the block's end keep earlier data: they are
@@ -183,15 +206,20 @@ store_lane(const dqs_streams *st, size_t v, int l, const dqs_block *b)
             size_t left = job->vertex_count - v0;                              \
             int n = left < DQS_BLOCK ? (int)left : DQS_BLOCK;                  \
             int bad = -1;                                                      \
+            bool keep[DQS_BLOCK];                                              \
             for (int l = 0; l < n && bad < 0; ++l)                             \
-                if (!blend_into_lane(job, &st, dj, v0 + (size_t)l, l, &b))     \
+                if (!blend_into_lane(job, &st, dj, v0 + (size_t)l, l, &b,      \
+                                     &keep[l]))                                \
                     bad = l;                                                   \
             int done = bad < 0 ? n : bad;                                      \
             for (int l = 0; l < done; ++l)                                     \
                 load_lane(&st, v0 + (size_t)l, l, &b);                         \
             FINISH(&b, st.out_n != NULL, st.out_t != NULL);                    \
             for (int l = 0; l < done; ++l)                                     \
-                store_lane(&st, v0 + (size_t)l, l, &b);                        \
+                if (keep[l])                                                   \
+                    keep_lane(&st, v0 + (size_t)l);                            \
+                else                                                           \
+                    store_lane(&st, v0 + (size_t)l, l, &b);                    \
             if (bad >= 0) return bad_joint(job, &st, v0 + (size_t)bad, error); \
         }                                                                      \
         return VS_OK;                                                          \

@@ -222,6 +222,10 @@ kernel_chunk_fetch(const kernel_chunk_src *src, const float *palette, size_t c,
 }
 
 enum { KERNEL_BAD_INDEX, KERNEL_BLENDED, KERNEL_POINTED };
+/* Or'ed into KERNEL_BLENDED / KERNEL_POINTED: the block has an unskinned
+ * vertex, marked by idw[i] = 1 (kernel_keep_inputs). */
+#define KERNEL_UNSKINNED 4
+#define KERNEL_RESULT(r) ((r)&3)
 
 typedef struct kernel_ops {
     unsigned width; /* vertices per step: a divisor of KERNEL_BLOCK */
@@ -250,9 +254,12 @@ typedef struct kernel_ops {
      * KERNEL_POINTED (one influence, whose normalised weight is 1: mp[i]
      * points at vertex i's palette matrix, nothing copied; mp[n..) repeat
      * mp[n - 1]) or KERNEL_BAD_INDEX (a joint index out of range; nothing
-     * outside the palette is read). */
+     * outside the palette is read). Where some vertex is unskinned (its
+     * weights sum to 0, less, or not a finite number), the result has
+     * KERNEL_UNSKINNED too and idw[i] (i < n) is 1 for those vertices and
+     * 0 for the others; otherwise idw is not written. */
     int (*blend_job)(const kernel_job_src *src, size_t base, size_t n,
-                     float *mat, const float **mp);
+                     float *mat, const float **mp, float *idw);
     /* Blends and transforms n vertices of a stream group's chunks of k
      * (1..KERNEL_MAX_STAGED) influences, vertex i at vi[i], the first one
      * lane `lane0` of the chunks counted from src's first (lane0 /
@@ -292,7 +299,7 @@ void kernel_avx2_wide_transform(const kernel_io *io, const size_t *vi, size_t n,
 void kernel_avx2_wide_transform_pointed(const kernel_io *io, const size_t *vi,
                                         size_t n, const float *const *mp);
 int kernel_avx2_wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
-                               float *mat, const float **mp);
+                               float *mat, const float **mp, float *idw);
 /* kernel_ops_avx2() with the _wide build's transforms, chunks and
  * one-influence blend pass: what VS_ISA_AUTO runs when AVX2 is the best ISA
  * and the CPU has AVX-512VL. */
@@ -350,6 +357,26 @@ const float *kernel_aligned_palette(const float *palette, uint32_t joint_count,
  * for more than KERNEL_PALETTE_COPY_JOINTS joints. */
 const float *kernel_q_palette(const float *palette, uint32_t joint_count,
                               kernel_palette_copy *buf);
+
+/* The inputs of a block's unskinned vertices. Such a vertex keeps its
+ * input position, normal and tangent bit for bit: transformed by the
+ * identity, -0 would become +0 and the normal and tangent would be
+ * normalised again, and a job skinning in place has overwritten its inputs
+ * by the time the transform is done. So they are saved before the
+ * transform (kernel_keep_inputs) and written over its outputs after it
+ * (kernel_write_kept); blocks without one skip both. */
+typedef struct kernel_kept {
+    size_t count;
+    size_t vi[KERNEL_BLOCK];
+    float v[KERNEL_BLOCK][3][4]; /* position, normal, tangent */
+} kernel_kept;
+
+/* Saves the inputs of the vertices vi[i] (i < n) whose idw[i] is not 0, or
+ * of all n when idw is NULL. */
+void kernel_keep_inputs(const kernel_io *io, const size_t *vi, size_t n,
+                        const float *idw, kernel_kept *kept);
+/* Writes the saved inputs to the outputs of their vertices. */
+void kernel_write_kept(const kernel_io *io, const kernel_kept *kept);
 
 /* Block scratch: staged influences, vertex indices, blended matrices. */
 typedef struct kernel_scratch {

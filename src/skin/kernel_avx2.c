@@ -56,10 +56,10 @@ const kernel_ops *kernel_ops_avx2(void)
 /* The plain job's blend pass: the 32-register build's with one influence,
  * this one's otherwise (kernel_avx2_wide.c says what each measured). */
 static int wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
-                          float *mat, const float **mp)
+                          float *mat, const float **mp, float *idw)
 {
-    return src->k == 1 ? kernel_avx2_wide_blend_job(src, base, n, mat, mp)
-                       : avx2_blend_job(src, base, n, mat, mp);
+    return src->k == 1 ? kernel_avx2_wide_blend_job(src, base, n, mat, mp, idw)
+                       : avx2_blend_job(src, base, n, mat, mp, idw);
 }
 
 const kernel_ops *kernel_ops_avx2_wide(void)

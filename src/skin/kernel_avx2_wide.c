@@ -63,9 +63,9 @@ void kernel_avx2_wide_transform_pointed(const kernel_io *io, const size_t *vi,
 }
 
 int kernel_avx2_wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
-                               float *mat, const float **mp)
+                               float *mat, const float **mp, float *idw)
 {
-    return avx2w_blend_job(src, base, n, mat, mp);
+    return avx2w_blend_job(src, base, n, mat, mp, idw);
 }
 
 void kernel_avx2_wide_transform_chunks(const kernel_io *io, const size_t *vi,

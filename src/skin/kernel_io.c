@@ -73,6 +73,53 @@ void kernel_io_at(const kernel_io *io, size_t first, kernel_io *at)
     attr_at(&at->tan, first);
 }
 
+/* Attribute a of io (0 position, 1 normal, 2 tangent) and the floats it
+ * holds per vertex, 0 when the job has none. */
+static const kernel_attr *kept_attr(const kernel_io *io, int a, size_t *floats)
+{
+    switch (a) {
+    case 0:
+        *floats = 3;
+        return &io->pos;
+    case 1:
+        *floats = io->attrs & KERNEL_NORMALS ? 3 : 0;
+        return &io->nrm;
+    default:
+        *floats = !(io->attrs & KERNEL_TANGENTS) ? 0 : io->tangent_w ? 4 : 3;
+        return &io->tan;
+    }
+}
+
+void kernel_keep_inputs(const kernel_io *io, const size_t *vi, size_t n,
+                        const float *idw, kernel_kept *kept)
+{
+    kept->count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (idw && idw[i] == 0.0f) continue;
+        const size_t k = kept->count++;
+        kept->vi[k] = vi[i];
+        for (int a = 0; a < 3; ++a) {
+            size_t floats;
+            const kernel_attr *at = kept_attr(io, a, &floats);
+            if (floats)
+                memcpy(kept->v[k][a], at->in + vi[i] * at->in_step,
+                       floats * sizeof(float));
+        }
+    }
+}
+
+void kernel_write_kept(const kernel_io *io, const kernel_kept *kept)
+{
+    for (size_t k = 0; k < kept->count; ++k)
+        for (int a = 0; a < 3; ++a) {
+            size_t floats;
+            const kernel_attr *at = kept_attr(io, a, &floats);
+            if (floats)
+                memcpy(at->out + kept->vi[k] * at->out_step, kept->v[k][a],
+                       floats * sizeof(float));
+        }
+}
+
 void kernel_block_indices(size_t *vi, size_t n)
 {
     for (size_t i = 0; i < KERNEL_BLOCK; ++i)

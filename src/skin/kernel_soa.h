@@ -375,12 +375,15 @@ static void NAME(blend_stream)(size_t n, unsigned k,
  * exactly when the double sum is), else in double, and a sum too small for
  * its float reciprocal scales in double too. With a finite palette a zero
  * weight may multiply its matrix (0 * finite = 0); otherwise it points at a
- * zero matrix, so a NaN matrix behind a zero weight adds nothing. */
-static inline __attribute__((always_inline)) void
+ * zero matrix, so a NaN matrix behind a zero weight adds nothing. Sets
+ * idws[i] to vertex i's identity weight and returns whether any is
+ * unskinned. */
+static inline __attribute__((always_inline)) bool
 NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
                         const float *weights, size_t n, const unsigned k,
-                        const bool finite_palette, float *mat)
+                        const bool finite_palette, float *mat, float *idws)
 {
+    bool any_unskinned = false;
     for (size_t i = 0; i < n; ++i) {
         const float *w = weights + i * k;
         float fsum = 0.0f;
@@ -416,7 +419,10 @@ NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
             jm[j] = finite_palette || ws[j] != 0.0f ? m : kernel_zero_matrix;
         }
         NAME(blend_vertex)(jm, ws, 1.0f, idw, mat + i * 16, BLEND_SET, k);
+        idws[i] = idw;
+        any_unskinned |= idw != 0.0f;
     }
+    return any_unskinned;
 }
 
 /* Whether every one of count joint indices is below limit and every weight
@@ -518,33 +524,41 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
  * weight, as the reference does. One branch-free pass over the block, which
  * the compiler vectorises, instead of the general path's checks, sums and
  * scales (about a third of the one-influence job's time). Returns as
- * kernel_ops.blend_job. */
+ * kernel_ops.blend_job: an unskinned vertex points at the identity, which
+ * is how idw finds it once the pass has said there is one (the or of the
+ * masks costs a positions-only job about 4 %; a separate pass over the
+ * weights cost as much). */
 static inline __attribute__((always_inline)) int
 NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
                     uint32_t limit, const unsigned char *palette,
-                    const float **mp)
+                    const float **mp, float *idw)
 {
     if (!(n == KERNEL_BLOCK ? NAME(job_indices_ok)(joints, KERNEL_BLOCK, limit)
                             : NAME(job_indices_ok)(joints, n, limit)))
         return KERNEL_BAD_INDEX;
     const uintptr_t base = (uintptr_t)palette,
                     identity = (uintptr_t)kernel_identity_matrix;
+    uint64_t unskinned = 0;
 #define NAME_POINT(COUNT)                                                      \
     for (size_t i = 0; i < (COUNT); ++i) {                                     \
         const uint64_t keep =                                                  \
             (uint64_t)0 - (uint64_t)((w[i] > 0.0f) & (w[i] <= FLT_MAX));       \
         const uint64_t m = base + (uint64_t)joints[i] * (16 * sizeof(float));  \
         mp[i] = (const float *)(uintptr_t)((m & keep) | (identity & ~keep));   \
+        unskinned |= ~keep;                                                    \
     }
     if (n == KERNEL_BLOCK) {
         NAME_POINT(KERNEL_BLOCK)
-        return KERNEL_POINTED;
+    } else {
+        NAME_POINT(n)
+        for (size_t i = n; i < KERNEL_BLOCK; ++i)
+            mp[i] = mp[n - 1];
     }
-    NAME_POINT(n)
 #undef NAME_POINT
-    for (size_t i = n; i < KERNEL_BLOCK; ++i)
-        mp[i] = mp[n - 1];
-    return KERNEL_POINTED;
+    if (!unskinned) return KERNEL_POINTED;
+    for (size_t i = 0; i < n; ++i)
+        idw[i] = mp[i] == kernel_identity_matrix ? 1.0f : 0.0f;
+    return KERNEL_POINTED | KERNEL_UNSKINNED;
 }
 
 /* The plain job's blend of a block, in two passes: first every joint index
@@ -558,9 +572,9 @@ NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
 static inline __attribute__((always_inline)) int
 NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
                   const unsigned k, const bool finite_palette, float *mat,
-                  const float **mp)
+                  const float **mp, float *idw)
 {
-    _Alignas(64) float scale[KERNEL_BLOCK], idw[KERNEL_BLOCK];
+    _Alignas(64) float scale[KERNEL_BLOCK];
     uint16_t jbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     float wbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     const uint16_t *joints = (const uint16_t *)kernel_packed_block(
@@ -572,7 +586,8 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
 
     if (k == 1 && !src->raw)
         return NAME(point_job_one)(joints, w, n, src->joint_count,
-                                   (const unsigned char *)src->palette, mp);
+                                   (const unsigned char *)src->palette, mp,
+                                   idw);
     const bool full = n == KERNEL_BLOCK;
     if (!(full
               ? NAME(job_indices_ok)(joints, KERNEL_BLOCK * k, src->joint_count)
@@ -593,8 +608,10 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
     } else if (!(full ? NAME(job_weights_ok)(w, KERNEL_BLOCK * k)
                       : NAME(job_weights_ok)(w, n * k)) ||
                !NAME(job_scales)(w, n, k, scale, idw, &any_unskinned)) {
-        NAME(blend_job_careful)(palette, off, w, n, k, finite_palette, mat);
-        return KERNEL_BLENDED;
+        return NAME(blend_job_careful)(palette, off, w, n, k, finite_palette,
+                                       mat, idw)
+                   ? KERNEL_BLENDED | KERNEL_UNSKINNED
+                   : KERNEL_BLENDED;
     }
     /* Each mode its own loop, the mode a constant in it. */
 #define NAME_BLEND_PASS(MODE)                                                  \
@@ -618,17 +635,17 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
     else
         NAME_BLEND_PASS(BLEND_SCALED)
 #undef NAME_BLEND_PASS
-    return KERNEL_BLENDED;
+    return any_unskinned ? KERNEL_BLENDED | KERNEL_UNSKINNED : KERNEL_BLENDED;
 }
 
 static int NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
-                           float *mat, const float **mp)
+                           float *mat, const float **mp, float *idw)
 {
 #define NAME_CASE(K)                                                           \
     case K:                                                                    \
         return src->finite_palette                                             \
-                   ? NAME(blend_job_k)(src, base, n, K, true, mat, mp)         \
-                   : NAME(blend_job_k)(src, base, n, K, false, mat, mp);
+                   ? NAME(blend_job_k)(src, base, n, K, true, mat, mp, idw)    \
+                   : NAME(blend_job_k)(src, base, n, K, false, mat, mp, idw);
     switch (src->k) {
         NAME_CASE(1)
         NAME_CASE(2)

@@ -292,11 +292,12 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             pos += n;
         }
         if (lo < tail) lo = tail;
-        /* An unskinned vertex keeps its input under normalised weights and
-         * collapses to the origin under raw ones, as in the reference. */
-        const float idw = k == 0 && !s->raw ? 1.0f : 0.0f;
+        /* An unskinned vertex keeps its input under normalised weights
+         * (copied bit for bit, kernel_kept) and collapses to the origin
+         * under raw ones, as in the reference. */
+        const bool keep = k == 0 && !s->raw;
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
-            sc.idw[i] = idw;
+            sc.idw[i] = 0.0f;
         const kernel_stream_src src = {s->joints, s->weights, s->u8_joints,
                                        s->unorm16, palette};
         for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
@@ -305,6 +306,12 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             block_indices(s, &io, source, pos, n, sc.vi, &full, &at);
             const size_t slot = pos - tail;
             const size_t at0 = s->group_data[k] + slot * k;
+            if (keep) {
+                kernel_kept kept;
+                kernel_keep_inputs(&at, sc.vi, n, NULL, &kept);
+                kernel_write_kept(&at, &kept);
+                continue;
+            }
             if (k == 0) {
                 ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
             } else if (k == 1 && weights_are_one(s, at0, n)) {

@@ -144,14 +144,16 @@ static stream make_stream(const float *in, size_t in_stride, float *out,
  * the vertex is written, so an out-of-range index stops the job with vertices
  * [0, v) written and nothing after. Default weights rule (as three.js and
  * Babylon.js): w_i / sum(w); a sum that is not a positive finite number means
- * "not skinned" and gives the identity (the vertex keeps its input). With
- * VS_SKIN_RAW_WEIGHTS the stored weights are used as they are, so a zero sum
- * gives the zero matrix and the vertex collapses to the origin. */
+ * "not skinned": *unskinned is set and x is left alone, the vertex keeps its
+ * input bit for bit. With VS_SKIN_RAW_WEIGHTS the stored weights are used as
+ * they are, so a zero sum gives the zero matrix and the vertex collapses to
+ * the origin. */
 static vs_result blend_vertex(const vs_skinning_job *job, dq_joints *dj,
                               size_t v, const unsigned char *joints,
                               const unsigned char *weights, vertex_xform *x,
-                              vs_error *error)
+                              bool *unskinned, vs_error *error)
 {
+    *unskinned = false;
     double sum = 0.0;
     for (uint32_t i = 0; i < job->influence_count; ++i) {
         uint16_t joint;
@@ -168,7 +170,7 @@ static vs_result blend_vertex(const vs_skinning_job *job, dq_joints *dj,
     double divisor = 1.0;
     if (!(job->flags & VS_SKIN_RAW_WEIGHTS)) {
         if (!(sum > 0.0) || !isfinite(sum)) {
-            vertex_xform_identity(x);
+            *unskinned = true;
             return VS_OK;
         }
         divisor = sum;
@@ -194,6 +196,15 @@ static vs_result blend_vertex(const vs_skinning_job *job, dq_joints *dj,
 static void store3(unsigned char *dst, const float v[3])
 {
     memcpy(dst, v, 3 * sizeof(float));
+}
+
+/* Vertex v's input copied to its output: n floats, read before written, so
+ * that skinning in place (the same buffer in and out) stays exact. */
+static void keep_input(const stream *s, size_t v, size_t n)
+{
+    float in[4];
+    memcpy(in, s->in + v * s->in_step, n * sizeof(float));
+    memcpy(s->out + v * s->out_step, in, n * sizeof(float));
 }
 
 vs_result vs_skinning_job_run_reference(const vs_skinning_job *job,
@@ -240,9 +251,16 @@ vs_result skinning_job_reference_from(const vs_skinning_job *job, size_t first,
 
     for (size_t v = first; v < job->vertex_count; ++v) {
         vertex_xform x;
+        bool unskinned;
         r = blend_vertex(job, dj, v, joints + v * joints_step,
-                         weights + v * weights_step, &x, error);
+                         weights + v * weights_step, &x, &unskinned, error);
         if (r != VS_OK) return r;
+        if (unskinned) {
+            keep_input(&pos, v, 3);
+            if (nrm.in) keep_input(&nrm, v, 3);
+            if (tan.in) keep_input(&tan, v, tc);
+            continue;
+        }
 
         float in[4], out[3];
         double d[3];

@@ -95,6 +95,7 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
         job->weights_stride ? job->weights_stride : inf * sizeof(float)};
     kernel_scratch s;
     memset(&s, 0, sizeof s);
+    kernel_kept kept; /* written before it is read, in blocks that need it */
     double scale[KERNEL_BLOCK];
     const kernel_job_src small = {src.joints,
                                   src.weights,
@@ -119,18 +120,23 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
             /* A bad joint index: the reference finishes from this block,
              * so the error and what was written before it are exactly its
              * own. */
-            const int blended = ops->blend_job(&small, base, n, s.mat, s.mp);
-            if (blended == KERNEL_BAD_INDEX)
+            const int r = ops->blend_job(&small, base, n, s.mat, s.mp, s.idw);
+            if (KERNEL_RESULT(r) == KERNEL_BAD_INDEX)
                 return skinning_job_reference_from(job, base, error);
-            if (blended == KERNEL_POINTED)
+            if (r & KERNEL_UNSKINNED)
+                kernel_keep_inputs(io, s.vi, n, s.idw, &kept);
+            if (KERNEL_RESULT(r) == KERNEL_POINTED)
                 ops->transform_pointed(io, s.vi, n, s.mp);
             else
                 ops->transform(io, s.vi, n, s.mat);
+            if (r & KERNEL_UNSKINNED) kernel_write_kept(io, &kept);
             continue;
         }
-        bool ok = true;
-        for (size_t i = 0; i < n; ++i)
+        bool ok = true, any_unskinned = false;
+        for (size_t i = 0; i < n; ++i) {
             ok &= vertex_scale(job, &src, base + i, &scale[i], &s.idw[i]);
+            any_unskinned |= s.idw[i] != 0.0f;
+        }
         /* A bad joint index: the reference finishes from this block, so the
          * error and what was written before it are exactly its own. */
         if (!ok) return skinning_job_reference_from(job, base, error);
@@ -142,7 +148,9 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
             stage_chunk(job, &src, base, n, first, k, scale, &s);
             ops->blend(n, k, s.jm, s.w, s.idw, s.mat, first > 0);
         }
+        if (any_unskinned) kernel_keep_inputs(io, s.vi, n, s.idw, &kept);
         ops->transform(io, s.vi, n, s.mat);
+        if (any_unskinned) kernel_write_kept(io, &kept);
     }
     return VS_OK;
 }

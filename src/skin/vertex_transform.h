@@ -21,12 +21,6 @@ static inline void vertex_xform_zero(vertex_xform *x)
     memset(x, 0, sizeof *x);
 }
 
-static inline void vertex_xform_identity(vertex_xform *x)
-{
-    vertex_xform_zero(x);
-    x->col[0][0] = x->col[1][1] = x->col[2][2] = 1.0;
-}
-
 /* x += w * m (m column-major float[16]). */
 static inline void vertex_xform_add(vertex_xform *x, const float m[16],
                                     double w)

@@ -2,7 +2,7 @@
  * weight formats, raw and normalised weights, source and stream order, and a
  * stream split into two ranges as a thread pool would. unorm16 streams are
  * compared with the reference run on the same quantised weights (raw), with
- * unskinned vertices pointed at an identity joint. */
+ * unskinned vertices keeping their inputs, as the reference's own rule. */
 #include <stdint.h>
 
 #include "random_mesh.h"
@@ -16,7 +16,7 @@ static const vs_isa isas[] = {VS_ISA_PORTABLE, VS_ISA_SSE2, VS_ISA_AVX2,
 typedef struct case_data {
     size_t n;
     uint32_t k, joint_count;
-    float *jm; /* joint_count + 1: the last is the identity */
+    float *jm;
     uint16_t *joints;
     float *weights;
     float *pos, *nrm, *tan;
@@ -47,24 +47,20 @@ static void reference(case_data *c, uint32_t flags, int unorm16)
     const size_t nk = c->n * c->k + 1;
     uint16_t *joints = malloc(nk * sizeof *joints);
     float *weights = malloc(nk * sizeof *weights);
+    unsigned char *kept = calloc(c->n + 1, 1);
     memcpy(joints, c->joints, c->n * c->k * sizeof *joints);
     memcpy(weights, c->weights, c->n * c->k * sizeof *weights);
     if (unorm16) {
         const uint32_t source_flags = flags;
         flags = VS_SKIN_RAW_WEIGHTS;
         for (size_t v = 0; v < c->n; ++v)
-            if (!quantised(c->weights + v * c->k, c->k, source_flags,
-                           weights + v * c->k)) {
-                for (uint32_t i = 0; i < c->k; ++i) {
-                    joints[v * c->k + i] = (uint16_t)c->joint_count;
-                    weights[v * c->k + i] = i == 0 ? 1.0f : 0.0f;
-                }
-            }
+            kept[v] = !quantised(c->weights + v * c->k, c->k, source_flags,
+                                 weights + v * c->k);
     }
     vs_skinning_job job = {.vertex_count = c->n,
                            .influence_count = c->k,
                            .joint_matrices = c->jm,
-                           .joint_count = c->joint_count + 1,
+                           .joint_count = c->joint_count,
                            .joints = joints,
                            .weights = weights,
                            .in_positions = c->pos,
@@ -75,6 +71,15 @@ static void reference(case_data *c, uint32_t flags, int unorm16)
                            .out_tangents = c->rtan,
                            .flags = flags};
     CHECK(vs_skinning_job_run_reference(&job, NULL) == VS_OK);
+    /* Unskinned under the source's normalised weights: the input as it is
+     * (the raw quantised weights cannot say so). */
+    for (size_t v = 0; v < c->n; ++v)
+        if (kept[v]) {
+            memcpy(c->rpos + v * 3, c->pos + v * 3, 3 * sizeof(float));
+            memcpy(c->rnrm + v * 3, c->nrm + v * 3, 3 * sizeof(float));
+            memcpy(c->rtan + v * 4, c->tan + v * 4, 4 * sizeof(float));
+        }
+    free(kept);
     free(joints);
     free(weights);
 }
@@ -224,12 +229,9 @@ static void streams_match_the_reference(void)
                            .k = ks[ki],
                            .joint_count = joint_counts[combo % 4]};
             const size_t n = c.n;
-            c.jm = malloc((c.joint_count + 1) * 16 * sizeof(float));
+            c.jm = malloc(c.joint_count * 16 * sizeof(float));
             for (uint32_t j = 0; j < c.joint_count; ++j)
                 random_joint_matrix(c.jm + j * 16);
-            memset(c.jm + c.joint_count * 16, 0, 16 * sizeof(float));
-            for (int d = 0; d < 4; ++d)
-                c.jm[c.joint_count * 16 + d * 5] = 1.0f;
             c.joints = malloc((n * c.k + 1) * sizeof(uint16_t));
             c.weights = malloc((n * c.k + 1) * sizeof(float));
             random_influences(n, c.k, c.joint_count, c.joints, c.weights);
