@@ -3,20 +3,26 @@
 #               embedded SimpleSkin
 #   make test   installs dependencies (Debian packages, then the pinned
 #               glTF-Validator from npm), builds (normal + ASan/UBSan) and
-#               runs every test, then the ThreadSanitizer stress test and
-#               a short libFuzzer run of every harness (FUZZ_CI_SECONDS each)
+#               runs every test, then the suite on three emulated CPUs
+#               (test-cpus), the ThreadSanitizer stress test and a short
+#               libFuzzer run of every harness (FUZZ_CI_SECONDS each)
 # Also: make fuzz FUZZ_SECONDS=600   long fuzzing runs (scripts/fuzz.sh)
 #       make test-tsan               the ThreadSanitizer build + test
+#       make test-cpus               the suite on emulated Intel and AMD CPUs
+#                                    without AVX-512 and an Intel one
+#                                    without AVX (scripts/test-cpus.sh)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
+CPUS_BUILD ?= build-cpus
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 600
 FUZZ_CI_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
 
-.PHONY: all deps build build-asan demo test test-asan test-tsan fuzz clean install
+.PHONY: all deps build build-asan demo test test-asan test-tsan test-cpus fuzz \
+	clean install
 
 all: build
 
@@ -41,10 +47,12 @@ demo: build
 
 test: build build-asan
 	bash scripts/install-node-deps.sh
+	@grep -m1 'model name' /proc/cpuinfo || true
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
+	$(MAKE) test-cpus
 	$(MAKE) test-tsan
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CI_SECONDS)
 
@@ -60,6 +68,11 @@ test-tsan: deps
 	  ctest --output-on-failure \
 	  -R '^(test_concurrent_stress|test_thread_pool|test_crowd)$$'
 
+# The suite on other x86-64 CPUs, emulated: the library's floats and its
+# run-time dispatch must not depend on the CPU that runs it.
+test-cpus: deps
+	bash scripts/test-cpus.sh $(CPUS_BUILD) $(JOBS)
+
 # libFuzzer: every harness for FUZZ_SECONDS; fails on any finding.
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(abspath $(FUZZ_BUILD)) \
@@ -69,4 +82,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD) $(OUT)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CPUS_BUILD) $(FUZZ_BUILD) $(OUT)

@@ -8,6 +8,7 @@ packages=(
   libcjson-dev libcglm-dev libxml2-dev libpng-dev libgif-dev
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   clang libclang-rt-dev
+  qemu-user
 )
 
 missing=()
