@@ -38,9 +38,11 @@ static const uint8_t *pixel(const uint8_t *rgba, float x, float y)
     return rgba + ((size_t)iy * W + (size_t)ix) * 4;
 }
 
+/* The white clear colour, give or take the few units a GL implementation
+ * may round differently on another CPU. */
 static int is_background(const uint8_t *p)
 {
-    return p[0] == 255 && p[1] == 255 && p[2] == 255;
+    return p[0] >= 250 && p[1] >= 250 && p[2] >= 250;
 }
 
 static int render(float t, vs_render_view view, vs_upload_path path,
@@ -204,8 +206,8 @@ static void test_skeleton_overlay_marks_joints(void)
         float x, y;
         project(world + 12, &x, &y);
         const uint8_t *p = pixel(img, x, y);
-        /* The joint point colour (1, 0.8, 0.1). */
-        CHECK_MSG(p[0] == 255 && p[1] == 204 && p[2] < 40,
+        /* The joint point colour (1, 0.8, 0.1), within a few units. */
+        CHECK_MSG(p[0] >= 250 && abs((int)p[1] - 204) <= 3 && p[2] < 40,
                   "joint %u at %g,%g: "
                   "%u %u %u",
                   j, x, y, p[0], p[1], p[2]);
