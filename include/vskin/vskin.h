@@ -578,7 +578,9 @@ typedef struct vs_reweight_stats {
 
 /* A copy of `source` whose skinned primitives keep each vertex's
  * max_influences largest weights (ties: the lower set position wins),
- * padded with zero weights to a multiple of 4 influences. The copy owns its
+ * padded with zero weights to a multiple of 4 influences. A vertex that is
+ * unskinned under the default weights rule (its weights sum to 0, less, or
+ * not a finite number) gets only zero weights, so it stays unskinned. The copy owns its
  * meshes, primitives, joints and weights and BORROWS everything else from
  * source: free it (vs_asset_free) before source. stats may be NULL. */
 vs_result vs_asset_reweight(const vs_asset *source,

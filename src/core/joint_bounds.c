@@ -17,6 +17,7 @@
 #include "core/asset_internal.h"
 #include "core/error.h"
 #include "core/influence_sets.h"
+#include "core/weights_rule.h"
 #include "core/xform.h"
 
 void bounds_box_empty(bounds_box *b)
@@ -264,15 +265,15 @@ static bool gather(const vs_primitive *prim, const float *bind, float wlo,
         vertex_box(prim, v, wlo, whi, &vb);
         const float *w = prim->weights + v * inf;
         const uint16_t *jt = prim->joints + v * inf;
-        /* The skinning job's rule: a sum that is no positive finite number
-         * leaves the vertex as it is. */
+        /* The skinning job's rule (core/weights_rule.h): an unskinned
+         * vertex stays as it is. */
         double sum = 0.0;
         bool negative = false;
         for (uint32_t i = 0; i < inf; ++i) {
             sum += w[i];
             if (w[i] < 0.0f) negative = true;
         }
-        if (!(sum > 0.0) || !isfinite(sum)) {
+        if (!weights_sum_skins(sum)) {
             add_vertex_box(&out->unweighted, NULL, &vb);
             continue;
         }

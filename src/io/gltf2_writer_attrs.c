@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/weights_rule.h"
 #include "io/gltf2_writer.h"
 #include "io/gltf_common.h"
 
@@ -156,13 +157,20 @@ vs_result gltf2w_influences(gltf2w_ctx *c, const vs_primitive *p,
         /* Weights must sum to 1 (§3.7.3.1; the validator's
          * ACCESSOR_WEIGHTS_NON_NORMALIZED is an error). The runtime divides
          * by the sum by default, so dividing here changes no default pose
-         * and makes other viewers show what vskin shows. A zero sum has no
-         * normalized form and is kept (the runtime keeps such a vertex in
-         * its bind position). */
-        if (sum != 0.0 && isfinite(sum)) {
+         * and makes other viewers show what vskin shows. An unskinned
+         * vertex (core/weights_rule.h: a sum that is not a positive finite
+         * number) has no normalized form: it is written with every weight
+         * 0, which vskin reads back as unskinned, so it keeps its input;
+         * dividing a negative sum instead would skin it. */
+        if (weights_sum_skins(sum)) {
             if (fabs(sum - 1.0) > GLTF2W_UNIT_REPORT)
                 c->report->unnormalized_weights++;
             normalize_weights(weights + (size_t)v * m, m, sum);
+        } else {
+            for (uint32_t k = 0; k < m; ++k) {
+                weights[(size_t)v * m + k] = 0.0f;
+                joints[(size_t)v * m + k] = 0;
+            }
         }
     }
     /* The smallest type that holds every index (§3.7.2.1 allows unsigned

@@ -6,8 +6,9 @@ const char *const capture_varyings[CAPTURE_VARYING_COUNT] = {"v_position",
 /* Skinning as in the glTF tutorial and the WebGL2 skinning article:
  *   skinMat = sum_i a_weight[i] * jointMat[a_joint[i]]
  * with the same rules as vs_skinning_job_run: weights divided by their sum
- * unless u_rawWeights; a sum that is not positive means "not skinned" and
- * gives the identity. Normals use sign(det) * cofactor(mat3(skinMat)), which
+ * unless u_rawWeights; a sum that is not a positive finite number means
+ * "not skinned" (core/weights_rule.h, here summed in float) and gives the
+ * identity. Normals use sign(det) * cofactor(mat3(skinMat)), which
  * is the inverse-transpose up to a positive factor (exact for non-uniform
  * scale, no division by a small determinant), then normalize; a zero vector
  * stays zero like the CPU path. v_debug holds the weights/joints colours.
@@ -129,7 +130,7 @@ const char skin_vertex_main[] =
     "    float sum = dot(a_weight0, vec4(1.0)) + dot(a_weight1, vec4(1.0));\n"
     "    float scale = 1.0;\n"
     "    mat4 skin = mat4(1.0);\n"
-    "    if (u_rawWeights || sum > 0.0) {\n"
+    "    if (u_rawWeights || (sum > 0.0 && !isinf(sum))) {\n"
     "        if (!u_rawWeights) scale = 1.0 / sum;\n"
     "        skin = blendJoints(scale);\n"
     "    }\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/weights_rule.h"
 #include "skin/dqs_reference.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
@@ -87,7 +88,7 @@ blend_into_lane(const vs_skinning_job *job, const dqs_streams *st,
     double divisor = 1.0;
     *keep = false;
     if (!(job->flags & VS_SKIN_RAW_WEIGHTS)) {
-        if (!(sum > 0.0) || !isfinite(sum)) {
+        if (!weights_sum_skins(sum)) {
             /* Not skinned: the identity (q = 1, S = I) in the lane, whose
              * results keep_lane replaces by the input. */
             real[3] = 1.0f;

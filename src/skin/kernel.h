@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/weights_rule.h"
 #include "vskin/vskin.h"
 
 /* Helpers of the hot loop: inlined even where the compiler's size

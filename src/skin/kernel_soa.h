@@ -44,9 +44,9 @@ static inline __attribute__((always_inline)) V NAME(length2)(V x, V y, V z)
  * same bits, two operations fewer); det = NULL: no sign. The reciprocal is
  * a square root and a division, never the ISA's reciprocal square root
  * estimate and a Newton step: the estimate's table (rsqrtps, vrsqrt14ps) is
- * left to each CPU, so the same binary gave other floats on Intel and AMD
- * CPUs. With IEEE operations only, each ISA's kernel gives the same floats
- * on every CPU (docs/skinning.md, "Same results on every CPU"). */
+ * left to each CPU, so the same binary would give other floats on Intel and
+ * AMD CPUs. With IEEE operations only, each ISA's kernel gives the same
+ * floats on every CPU (docs/skinning.md, "Same results on every CPU"). */
 static inline __attribute__((always_inline)) void
 NAME(normalize_len2)(V *x, V *y, V *z, V len2, const V *det)
 {
@@ -406,7 +406,7 @@ NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
             double sum = 0.0;
             for (unsigned j = 0; j < k; ++j)
                 sum += w[j];
-            const bool unskinned = !(sum > 0.0) || !isfinite(sum);
+            const bool unskinned = !weights_sum_skins(sum);
             const double scale = unskinned ? 0.0 : 1.0 / sum;
             idw = unskinned ? 1.0f : 0.0f;
             for (unsigned j = 0; j < k; ++j)
@@ -525,9 +525,7 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
  * the compiler vectorises, instead of the general path's checks, sums and
  * scales (about a third of the one-influence job's time). Returns as
  * kernel_ops.blend_job: an unskinned vertex points at the identity, which
- * is how idw finds it once the pass has said there is one (the or of the
- * masks costs a positions-only job about 4 %; a separate pass over the
- * weights cost as much). */
+ * is how idw finds it once the pass has said there is one. */
 static inline __attribute__((always_inline)) int
 NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
                     uint32_t limit, const unsigned char *palette,

@@ -8,6 +8,7 @@
 
 #include "core/asset_internal.h"
 #include "core/error.h"
+#include "core/weights_rule.h"
 
 static void reweight_vertex(const uint16_t *j, const float *w, uint32_t n,
                             uint32_t keep, bool normalize, uint16_t *oj,
@@ -16,6 +17,13 @@ static void reweight_vertex(const uint16_t *j, const float *w, uint32_t n,
     bool taken[256] = {false};
     uint32_t kept = 0, dropped = 0;
     float sum = 0;
+    /* An unskinned vertex (core/weights_rule.h) keeps its input: its
+     * weights all become 0, which says the same. Keeping its largest
+     * positive weights instead would skin it. */
+    double total = 0.0;
+    for (uint32_t k = 0; k < n; ++k)
+        total += w[k];
+    if (!weights_sum_skins(total)) keep = 0;
     for (; kept < keep && kept < n; ++kept) {
         int32_t best = -1;
         for (uint32_t k = 0; k < n; ++k)

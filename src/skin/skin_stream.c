@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/weights_rule.h"
 #include "skin/kernel.h"
 #include "skin/skin_stream_internal.h"
 
@@ -48,9 +49,8 @@ static int read_vertex(const vs_skin_stream_desc *d, size_t v, bool unorm16,
     }
     double scale = 1.0;
     if (!(d->flags & VS_SKIN_RAW_WEIGHTS)) {
-        /* The reference's rule: a sum that is not positive and finite means
-         * unskinned (identity), i.e. no influence at all. */
-        if (!(sum > 0.0) || !isfinite(sum)) return 0;
+        /* Unskinned (core/weights_rule.h): no influence at all. */
+        if (!weights_sum_skins(sum)) return 0;
         scale = 1.0 / sum;
     }
     int kept = 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/weights_rule.h"
 #include "skin/dqs_kernel.h"
 #include "skin/dqs_reference.h"
 #include "skin/skinning_internal.h"
@@ -169,7 +170,7 @@ static vs_result blend_vertex(const vs_skinning_job *job, dq_joints *dj,
     }
     double divisor = 1.0;
     if (!(job->flags & VS_SKIN_RAW_WEIGHTS)) {
-        if (!(sum > 0.0) || !isfinite(sum)) {
+        if (!weights_sum_skins(sum)) {
             *unskinned = true;
             return VS_OK;
         }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/weights_rule.h"
 #include "skin/dqs_kernel.h"
 #include "skin/kernel.h"
 #include "skin/skinning_internal.h"
@@ -37,7 +38,7 @@ static bool vertex_scale(const vs_skinning_job *job, const job_source *src,
     *scale = 1.0;
     *idw = 0.0f;
     if (!(job->flags & VS_SKIN_RAW_WEIGHTS)) {
-        if (!(sum > 0.0) || !isfinite(sum)) {
+        if (!weights_sum_skins(sum)) {
             *scale = 0.0;
             *idw = 1.0f;
         } else {
