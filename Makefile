@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The two commands of the README:
 #   make demo   installs dependencies, builds, and runs the main job on the
 #               embedded SimpleSkin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The vskin benchmark: one run measures skinning throughput (reference and
  * fast kernels, 1..n threads), the machine's copy bandwidth, per-character
  * pose cost and crowd throughput, and prints a table or JSON. Shared by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A loaded character for the frame and crowd benchmarks. */
 #ifndef VS_BENCH_CHARACTER_H
 #define VS_BENCH_CHARACTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* STREAM-style copy bandwidth (McCalpin's "Copy": b[i] = a[i], counted as
  * 2 * array bytes per pass) with 1..n threads, each copying its own slice,
  * so skinning's bytes per second can be compared with what memory gives in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Characters per second for the whole pipeline on a crowd of one asset,
  * through the library's crowd API (vs_crowd_run): per character, sample its
  * clip (each at its own time), world matrices, joint matrices with its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Microseconds per character-frame for the pose pipeline before skinning:
  * sample the clip, world matrices, joint matrices of the skin (4x4, and the
  * packed 3x4 form the kernels can take). */

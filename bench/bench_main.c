@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options, defaults and the order of a run: copy bandwidth first (the
  * ratios need it), then skinning, character frames and the crowd. */
 #include <errno.h>

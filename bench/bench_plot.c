@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The throughput plot: vertices/s (linear y) against vertex count (log x),
  * one line per influence count, for positions + normals through the
  * dispatched kernel on one thread (solid) and on the most threads measured

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The results as a table (for people) or JSON (for scripts and the smoke
  * test). Ratios are filled in by bench_main before printing. */
 #include <cjson/cJSON.h>

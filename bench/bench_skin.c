@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Skinning throughput: vertices per second for positions / +normals /
  * +tangents x influence counts x vertex counts x threads, for the scalar
  * reference, the dispatched kernel (VS_ISA_AUTO), each ISA this CPU runs,

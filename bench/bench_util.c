@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Timing, the bench's pool (a vs_context created before timing, so no
  * thread is created inside a timed region) and the result list. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vskin-bench: the benchmark as its own program (same code as `vskin bench`).
  */
 #include "bench.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Turns a file into a C source defining `const unsigned char NAME[]` and
 # `const size_t NAME_size`. Run in script mode: cmake -DIN=... -DOUT=... -DNAME=...
 file(READ "${IN}" hex HEX)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: COLLADA 1.4/1.5 XML (.dae) through vs_asset_load_memory. The loader detects
  * the format from content, so this harness differs from its siblings by its
  * seed corpus and dictionary (scripts/fuzz.sh), which keep it on this path. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the libFuzzer harnesses: one load of the fuzzer's bytes with
  * limits small enough that a legitimate allocation can never reach
  * libFuzzer's -rss_limit_mb (a limit error is a clean result, an RSS kill is

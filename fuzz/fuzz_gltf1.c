@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: glTF 1.0 JSON through vs_asset_load_memory. The loader detects
  * the format from content, so this harness differs from its siblings by its
  * seed corpus and dictionary (scripts/fuzz.sh), which keep it on this path. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness for the whole path, not just parsing: load (any format),
  * then for a few clips and times sample a pose, update world matrices, build
  * every skin's joint matrices (world and skeleton space), skin every

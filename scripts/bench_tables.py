@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Turns `vskin-bench --json` output into the Markdown tables of
 docs/performance.md:  python3 scripts/bench_tables.py docs/performance-results.json"""
 import json

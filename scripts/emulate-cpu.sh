@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs a program on the x86-64 CPU model that VS_EMULATED_CPU names, under
 # QEMU's user-mode emulator: CTest's launcher for scripts/test-cpus.sh
 # (CMAKE_CROSSCOMPILING_EMULATOR), so the test programs see that model's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer harnesses (fuzz/) with clang and runs each one for
 # FUZZ_SECONDS (default 60) seconds. Exits non-zero on the first finding
 # (libFuzzer exits non-zero on a crash, sanitizer report, timeout or RSS

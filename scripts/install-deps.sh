@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages vskin needs to build, test and render.
 # Uses sudo only when not root; does nothing when everything is present.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Node packages the tests use into ./node_modules, exactly as
 # pinned by package-lock.json: Khronos' glTF-Validator (npm package
 # gltf-validator), which tests/validator/ runs on what `vskin convert`

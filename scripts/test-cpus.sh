@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The test suite on x86-64 CPUs other than this machine's, emulated by QEMU
 # (scripts/emulate-cpu.sh): an Intel and an AMD model with AVX2 and FMA but
 # no AVX-512, and an Intel model without AVX, whose kernels are the SSE2

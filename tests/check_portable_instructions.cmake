@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails when the library's machine code holds an instruction whose result
 # the x86 manuals leave to each CPU: the reciprocal and reciprocal square
 # root estimates (rcpps, rsqrtps and their scalar, AVX, AVX-512 14- and

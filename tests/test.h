@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A minimal test harness: CHECK* record failures and go on, so one run
  * reports every broken expectation; main returns non-zero when any failed. */
 #ifndef VS_TESTS_TEST_H

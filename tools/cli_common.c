@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Option parsing, loading and messages shared by the vskin commands. */
 #include "cli_common.h"
 

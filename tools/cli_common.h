@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the vskin commands share: loading FILE or the embedded SimpleSkin,
  * the animation options (--anim, --time, --loop, --raw-weights) and error
  * printing in the form "vskin CMD: message". */

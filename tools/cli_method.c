@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli_method.h"
 
 #include <string.h>

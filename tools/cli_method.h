@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `--method linear|dq` (dual-quaternion skinning) for pose, render and
  * bench: one spelling and one error message for every command. */
 #ifndef VS_TOOLS_CLI_METHOD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin bake`: the posed mesh as static data for engines without skinning:
  * one pose as a static glTF 2.0 (.glb/.gltf) or OBJ, a clip as morph targets
  * with a weights animation, or a clip as a vertex-animation texture

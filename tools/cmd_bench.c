@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin bench`: the benchmark of bench/ (also built as vskin-bench). */
 #include "bench.h"
 #include "commands.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin convert`: writes any loaded asset (glTF 1.0, COLLADA, glTF 2.0) as
  * glTF 2.0: .gltf + .bin, .gltf with an embedded buffer, or .glb. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin generate tube`: writes a synthetic skinned tube (vs_synthetic_tube)
  * as .glb, so scale tests and benchmarks need no downloads. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin info FILE [--json]`: what the asset holds, as text or JSON. */
 #include <math.h>
 #include <stdio.h>

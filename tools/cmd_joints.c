@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin joints`: joint matrices of one skin at given times, as JSON for
  * people and tools, or as the raw RGBA32F texture rows the renderer's vertex
  * shader reads (docs/gpu.md), for engines that upload them themselves. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin pose`: samples a clip at one or more times, poses and skins every
  * mesh instance, and writes OBJ / PLY / JSON files or prints a summary. */
 #include <stdio.h>

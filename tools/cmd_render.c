@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vskin render: one PNG at a time T, or an animated, looping GIF of a clip,
  * drawn with GPU skinning (OpenGL ES 3 over headless EGL). The camera frames
  * the clip's bounds over its whole range (30 samples) unless --camera is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin reweight FILE --max-influences N [--normalize] -o OUT`: keeps each
  * vertex's N largest weights (what exporters do for 4-influence runtimes),
  * writes glTF 2.0 and reports the largest vertex position error this causes

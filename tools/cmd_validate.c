@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin validate FILE [--json] [--max-influences N] [--strict]`: skin,
  * node, accessor and animation problems with a severity and an object path;
  * exit 0 without errors (1 with --strict and warnings), 1 with errors, 2 on

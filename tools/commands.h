@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CLI's subcommands: each is `int cmd_NAME(int argc, char **argv)` with
  * argv[0] the subcommand name, returning the process exit status. */
 #ifndef VS_TOOLS_COMMANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the text (cmd_info.c) and JSON (info_json.c) forms of
  * `vskin info`. */
 #ifndef VS_TOOLS_INFO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin info --bounds`: per sampled time of a clip, the fast bounds (joint
  * matrices and the per-joint bind-space boxes, vs_pose_fast_bounds) beside
  * the exact bounds (every vertex skinned, vs_pose_bounds), as text or JSON. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin info --json`: the text report's content as one JSON object, built
  * with cJSON. Every add is checked: a failed allocation makes the whole
  * print fail rather than print a partial object. */

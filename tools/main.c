@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vskin — the command-line tool. */
 #include <stdio.h>
 #include <string.h>

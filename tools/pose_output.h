@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The two halves of `vskin pose` after option parsing: output naming
  * (pose_paths.c) and posing + writing one time (pose_session.c). */
 #ifndef VS_TOOLS_POSE_OUTPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output file names of `vskin pose` and the guard against overwriting the
  * input. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One `vskin pose` run: a pose plus buffers sized once from the asset, then
  * for each time sample -> update world -> skin every instance -> write or
  * summarize. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin render` options beyond the shared ones (cli_common.h): view, size,
  * camera, output and the frame range of an animated GIF. */
 #ifndef VS_TOOLS_RENDER_OPTIONS_H

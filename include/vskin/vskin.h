@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vskin — skeletal vertex skinning for glTF 2.0, glTF 1.0 and COLLADA.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vskin render — GPU skinning and pictures with OpenGL ES 3.0 over EGL.
  *

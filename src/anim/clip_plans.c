@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sampling plans of the clips (anim/clip_plans.h). */
 #include "anim/clip_plans.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per clip, what vs_pose_sample does for each channel, worked out once when
  * the asset loads instead of on every sample: the channel's time group
  * (core/time_groups.h), whether it is a LINEAR translation or scale (a lerp

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Batched local matrices (anim/local_batch.h). */
 #include "anim/local_batch.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The local matrices of many nodes at once, for the world pass: the
  * quaternion-to-matrix conversions of four nodes share each instruction
  * (structure of arrays, SSE2), and the results stay in that layout, where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_pose: the per-instance, mutable side of an asset. Everything is
  * allocated in vs_pose_create so that sampling and world updates, which run
  * every frame, never allocate. */

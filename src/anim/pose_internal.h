@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the library's own per-frame code reads from a pose without the
  * public API's per-call checks. */
 #ifndef VS_ANIM_POSE_INTERNAL_H

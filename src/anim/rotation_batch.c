@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "anim/rotation_batch.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LINEAR rotation channels interpolated together, eight at a time in
  * structure-of-arrays form (one AVX2 step, or two SSE2 steps of four): one
  * call slerps the rotations of a time group from their prepared key pairs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The slerp batch with AVX2 (anim/rotation_batch.h): a block's eight lanes
  * in one step, lane for lane the arithmetic of the SSE2 form (no fused
  * multiply-add: "fma" is not enabled), so the same floats. */

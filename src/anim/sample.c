@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "anim/sample.h"
 
 #include <cglm/cglm.h>

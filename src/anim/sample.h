@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Keyframe sampling of one animation sampler (glTF 2.0 §3.11 and Appendix C).
  * Pure functions over the immutable asset data: no allocation, no state, so
  * any number of poses may sample the same clip at once. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Affine-only products of column-major 4x4 matrices whose last row is
  * (0 0 0 1): 36 multiplies instead of 64, no cglm copies, for hot loops
  * (world pass, joint matrices, crowd placement). Exact for affine inputs:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AVX2 affine products (core/affine_avx2.h). Only "avx2" is enabled, not
  * "fma": a compiler that contracts a * b + c (Clang does by default) would
  * change the floats. */

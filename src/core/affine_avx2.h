@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AVX2 forms of the affine products that the frame runs once per joint
  * (core/affine.h): two columns per 256-bit instruction instead of one per
  * 128-bit one, and each factor broadcast by a load or a permute rather than

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF's names for the animation model's enums (channel paths, sampler
  * interpolations), in one place for the glTF loader that parses them, the
  * writer that writes them, the validator and messages that quote them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "core/arena.h"
 
 #include <stdlib.h>

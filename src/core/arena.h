@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A bump allocator that owns everything an asset points to, so a loader that
  * fails half-way leaks nothing and vs_asset_free is one call. It also enforces
  * the total-memory limit before any allocation is made. */

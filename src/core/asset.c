@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "core/asset_internal.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What loaders use to build a vs_asset: arena-backed allocation with limits,
  * and one shared finalisation pass that derives and checks everything the
  * formats have in common (parents, order, instances, clip ranges). Loaders

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_context: a small pthread pool owned by the caller. No global state and
  * no threads unless asked for (thread_count 0 or 1 runs everything on the
  * calling thread). The calling thread always works too, so thread_count = N

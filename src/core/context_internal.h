@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal side of vs_context: per-participant scratch for jobs that need a
  * few floats per worker (joint matrices of a crowd instance), grown by the
  * dispatching thread before a parallel_for so tasks never allocate. */

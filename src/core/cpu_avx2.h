@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether the CPU runs AVX2 code (__builtin_cpu_supports, which also checks
  * that the OS saves the wide registers): the one test behind the library's
  * AVX2 forms outside the skinning kernels (core/affine_avx2.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Filling vs_error: one place so every message has the same shape,
  * "file: object.path: what is wrong". */
 #ifndef VS_CORE_ERROR_H

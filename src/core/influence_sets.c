@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Distinct influence sets (see influence_sets.h): a hash table of joint
  * lists, members stored back to back in growing arrays. */
 #include "core/influence_sets.h"

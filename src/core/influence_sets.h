@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The distinct influence sets of one primitive (the joints with a weight > 0
  * on a vertex), each member with the box of its vertices in that member's
  * bind space. Load-time scratch for core/joint_bounds.c; docs/bounds.md says

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-joint bind-space bounds (see joint_bounds.h and docs/bounds.md).
  *
  * Morph targets are covered conservatively: every morph weight an instance

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Load-time checks of everything the skinning hot loop reads, so that loop
  * needs no checks of its own: weights finite (NaN/inf would poison every
  * vertex they touch), inverse bind matrices and bind shape matrices finite

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-skin facts for the joint matrices (core/skin_facts.h). */
 #include "core/skin_facts.h"
 

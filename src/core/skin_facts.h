@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What vs_pose_joint_matrices would otherwise test on every call, worked
  * out once per skin at the end of loading: whether every inverse bind
  * matrix is affine (then the affine-only product is exact for all joints)

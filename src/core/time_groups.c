@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Grouping of samplers with identical key times (core/time_groups.h). */
 #include "core/time_groups.h"
 

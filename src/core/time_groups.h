@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Samplers of a clip whose key times are identical, grouped once at the end
  * of loading, so that a pose searches the keys and computes the
  * interpolation fraction once per group instead of once per sampler.

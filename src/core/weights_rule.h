@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The default weights rule, in one place for every path that applies it
  * (the skinning jobs and kernels, the prepared stream, dual-quaternion
  * skinning, the fast bounds, the glTF 2.0 writer, reweighting): a vertex's

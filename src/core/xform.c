@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "core/xform.h"
 
 #include <cglm/cglm.h>

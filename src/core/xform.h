@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 4x4 transform helpers on plain float[16] (column-major), built on cglm.
  * Outside hot loops only: each call copies into cglm's aligned types. */
 #ifndef VS_CORE_XFORM_H

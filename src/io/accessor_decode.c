@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Accessor bytes -> plain arrays, for every componentType (glTF 2.0 §3.6.2).
  * Reads are little-endian byte by byte so neither host byte order nor
  * alignment of the buffer matters. */

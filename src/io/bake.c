@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One pose as a static asset (io/bake.h). The baked asset has one root node
  * per mesh instance (identity transform: the vertices are already in world
  * space), one mesh per instance whose primitives carry the posed attributes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Baking a posed or animated skinned asset into static data for engines that
  * do no skinning (docs/bake.md):
  * - bake_pose: one pose as a static vs_asset (posed positions, normals and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by bake.c, bake_morph.c and bake_vat.c. */
 #ifndef VS_IO_BAKE_INTERNAL_H
 #define VS_IO_BAKE_INTERNAL_H

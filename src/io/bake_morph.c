@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A clip baked into morph targets (io/bake.h): frame 0 is the base mesh,
  * frame f (f >= 1) is morph target f-1 holding posed(f) - posed(0) for
  * positions and normals, and one weights channel per node keys the one-hot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vertex-animation textures (io/bake.h, docs/bake.md): every frame of a clip
  * posed and stored as one row of raw float32 (little-endian) x y z per
  * vertex, all primitives of all mesh instances in bake_pose_all order; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Strict base64 (RFC 4648 §4) for glTF data: URIs. Strict because a lenient
  * decoder would silently turn a corrupted buffer into wrong vertex data. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal to the COLLADA animation import (collada_anim_*.c): parsed curves,
  * resolved channels and the context they share. The pipeline is
  *   <library_animations> -> anim_channel (curve + transform element it

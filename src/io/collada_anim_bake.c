@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Channels of one clip -> vs_clip with T/R/S channels per animated node.
  * vs_clip samplers are TRS only, while a COLLADA channel drives one value
  * of one element of a transform stack; so each animated node's whole stack

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Evaluating one parsed COLLADA sampler (COLLADA 1.4.1, "Curve
  * Interpolation"). Cubic segments are 2-D Bezier curves in (time, value):
  *     B(s) = P0 (1-s)^3 + 3 C0 s (1-s)^2 + 3 C1 s^2 (1-s) + P1 s^3

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runtime nodes by <node id>, for channel targets ("nodeId/sid..."). Ids
  * are not unique among runtime nodes: every <instance_node> copy of a
  * <node> keeps its id, and a channel animates all of them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Entry point of the COLLADA animation import: index ids, parse every
  * channel, then build the clips. COLLADA 1.4.1 <library_animation_clips>:
  * each <animation_clip> plays the <animation>s it instances (with their

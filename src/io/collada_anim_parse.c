@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Walks <library_animations> (any depth of nested <animation>, COLLADA
  * 1.4.1 "animation": an animation may contain animations) and turns each
  * <channel> into an anim_channel: target resolved, sampler read, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* <sampler> -> anim_curve (COLLADA 1.4.1 "sampler", "Curve Interpolation").
  * INPUT holds the key times, OUTPUT the values (its accessor's params per
  * key), INTERPOLATION one name per key for the segment that starts there

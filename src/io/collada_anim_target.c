@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* <channel target> -> the transform element values it drives (COLLADA 1.4.1
  * "Address Syntax"): "nodeId/sid" for the whole element, "nodeId/sid.MEMBER"
  * for one member (X Y Z of translate/scale/rotate axis, ANGLE of rotate or

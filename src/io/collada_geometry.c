@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA <geometry><mesh> to indexed triangle primitives (COLLADA 1.4.1
  * spec, "mesh", "input", "vertices"). Every polygon element becomes one
  * vs_primitive (split into triangles by collada_polygons.c). Each <input>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mesh instances to vs_mesh / vs_skin, once every node exists: each
  * <instance_geometry> and <instance_controller> gets its own vs_mesh (its
  * <bind_material> picks the materials; the vertex arrays are shared between

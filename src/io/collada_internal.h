@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared between the COLLADA loader's parts: a node's transform stack (the
  * <matrix>/<translate>/<rotate>/<scale>/<lookat>/<skew> children of a <node>,
  * kept in document order so animations can replace single elements), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA 1.4.x / 1.5 loader: parses the XML with libxml2 and fills the
  * vs_asset (see collada_loader.h for the parts). The document must have no
  * DOCTYPE: COLLADA uses an XML Schema, never a DTD, and refusing DTDs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared state of the COLLADA loader (collada_*.c except the animation
  * part). The pipeline:
  *   XML (libxml2) -> id index -> visual scenes walked into runtime nodes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA materials: every <material> of <library_materials> becomes one
  * vs_material, its base colour the <diffuse><color> of the common profile
  * of its effect (<emission> for <constant>), white when the diffuse is a

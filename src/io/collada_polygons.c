@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The polygon elements of a COLLADA <mesh> (COLLADA 1.4.1 spec,
  * "triangles", "polylist", "polygons", "tristrips", "trifans") read as
  * corners (groups of <p> indices) and split into triangles: polygons and

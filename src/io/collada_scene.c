@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA visual scenes to runtime nodes (COLLADA 1.4.1 spec, "node",
  * "instance_node", "visual_scene"). Every <node> becomes one vs_node in
  * pre-order, JOINT nodes included; <instance_node url> instantiates a copy

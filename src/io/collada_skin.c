@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA skin controllers (COLLADA 1.4.1 spec, "skin", "joints",
  * "vertex_weights"). A <skin> is parsed once per <controller>: bind shape
  * matrix and inverse bind matrices (row-major in the file, column-major

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A parsed <controller><skin>, shared by every <instance_controller> of it
  * (collada_skin.c), and the per-instance joint resolution
  * (collada_skin_joints.c). */

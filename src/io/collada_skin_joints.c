@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Joints of an <instance_controller> resolved to runtime nodes. COLLADA
  * 1.4.1 ("instance_controller", "skeleton"): the <skeleton> elements name
  * where to start looking for the joint nodes. An IDREF_array holds node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA <source> data read through its <technique_common><accessor>
  * (COLLADA 1.4.1 spec, "accessor"): element i starts at offset + i * stride
  * in the array, and each <param> binds the next values of that chunk, a

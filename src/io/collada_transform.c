@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA 1.4.1 transformation elements (spec chapter 5, "Transform
  * elements") as column-major matrices, and a node's stack as their product in
  * document order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* XML access for the COLLADA loader: element and attribute lookups that do
  * not copy, element text, number lists, the id index and error messages
  * that name the element and its line. */

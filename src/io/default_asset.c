@@ -1,5 +1,7 @@
-/* The embedded default asset: the glTF tutorial's SimpleSkin (CC-BY 4.0,
- * KhronosGroup/glTF-Tutorials), so the demo and tests need no download. */
+/* SPDX-License-Identifier: MIT */
+/* The embedded default asset: SimpleSkin from KhronosGroup/glTF-Sample-Models
+ * (public domain, CC0, so a program that links vskin owes no attribution),
+ * so the demo and tests need no download. */
 #include "vskin/vskin.h"
 
 extern const unsigned char vs_simple_skin_gltf[];

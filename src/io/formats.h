@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The loaders behind vs_asset_load_*: each fills an empty asset made by
  * asset_create and ends with asset_finalize. load.c detects the format. */
 #ifndef VS_IO_FORMATS_H

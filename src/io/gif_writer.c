@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include <fcntl.h>
 #include <gif_lib.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Binary glTF containers. GLB 2.0 (glTF 2.0 §4.4): a 12-byte header
  * (magic, version 2, total length), then chunks of (length, type, data) whose
  * lengths are multiples of 4; the first chunk is JSON, an optional BIN chunk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 buffers, bufferViews and accessors down to a gltf_accessor_desc;
  * the bytes are then decoded by the code shared with glTF 2.0. */
 #include <stdio.h>

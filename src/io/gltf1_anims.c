@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 animations: one vs_clip per animation. Samplers are keyed by id
  * and name their input/output through animation.parameters (glTF 1.0
  * §animation.sampler: "the parameter name"); the 1.1 draft used by the glTF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 id dictionaries and JSON field helpers. Every message has the
  * shape "file: path: what is wrong", where path spells the ids the way the
  * file does: nodes["node0"].skin. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared state of the glTF 1.0 loader (gltf1_*.c). glTF 1.0 keys every
  * top-level object by a string id; the loader maps each dictionary to dense
  * indices in the order the ids appear in the JSON object and resolves every

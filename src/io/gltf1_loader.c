@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 loader (also the 1.1 draft and KHR_binary_glTF): maps the id
  * dictionaries to dense indices and fills the vs_asset. The object loaders
  * live in gltf1_*.c; this file holds the entry point and scenes. */

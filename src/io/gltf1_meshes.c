@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 materials (name and diffuse colour only) and meshes. */
 #include <math.h>
 #include <stdio.h>

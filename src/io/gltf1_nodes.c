@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 nodes: transforms, children and meshes (skins come later, once
  * the hierarchy is known, see gltf1_skins.c). */
 #include <stdio.h>

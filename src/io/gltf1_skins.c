@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 skins. A file skin names its joints (skin.jointNames); which nodes
  * they are is decided per instance: glTF 1.0 §node.skeletons "the ids of
  * skeleton nodes. Each node defines a subtree, which has a jointName of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 2.0 accessors (§3.6.2, §3.6.2.3 sparse): JSON -> gltf_accessor_desc,
  * checked against the bufferView and against what the referencing property
  * expects, then decoded with the shared decoder and patched with sparse

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 2.0 animations (§3.11) -> vs_clip. Channels are read first because
  * they decide what a sampler's output means: 3 components for translation
  * and scale, 4 for rotation, the morph target count for weights. */

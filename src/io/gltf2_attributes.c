@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON-level checks of a primitive's attributes and morph targets (glTF 2.0
  * §3.7.2.1, §3.7.2.2), covering also the attributes vskin does not decode:
  * valid semantic names, resolvable accessors, equal counts, contiguous

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 2.0 buffers (§3.6.1) and bufferViews (§3.6.2.x): every buffer's bytes
  * are loaded up front (external file, data: URI or the GLB BIN chunk) and
  * every view is checked against its buffer, so accessor code only has to

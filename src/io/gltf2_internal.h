@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared state of the glTF 2.0 loader (gltf2_*.c) and its small JSON
  * helpers. Every helper takes the JSON path of the object it reads so that
  * each message reads "file: meshes[0].primitives[1].indices: what is wrong". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Typed JSON member access with path-aware errors, so the glTF 2.0 loader
  * reads "take the optional index `mesh` below node_count" in one line. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The glTF 2.0 loader: checks asset.version, the root's shape and
  * extensionsRequired, loads buffers and checks every accessor, then each
  * object kind into the vs_asset (gltf2_*.c), and ends with asset_finalize for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-node marks for the glTF 2.0 loader's uniqueness rules (children and
  * scene nodes listed once, joints unique in a skin, one channel per node and
  * path): a stamp per node says whether its bits belong to the current list,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 2.0 meshes (§3.7.2): primitives with their attributes decoded to the
  * plain arrays of vs_primitive, skinning sets packed 4 per JOINTS_n/WEIGHTS_n
  * (§3.7.3.1), morph targets (§3.7.2.2), and materials' baseColorFactor. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 2.0 nodes (§3.5) and scenes (§3.5.1). The hierarchy checks (cycles,
  * two parents, scene roots) are asset_finalize's; here each node's own
  * properties are read and range-checked. */

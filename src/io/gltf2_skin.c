@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 2.0 skins (§3.7.3): joints are node indices (unique), the inverse
  * bind matrices a MAT4 float accessor with one matrix per joint, identity
  * when absent; glTF 2.0 has no bind shape matrix, so it is identity. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 2.0 rules that concern the file as a whole rather than one object:
  * the shape of the root (§5.1 schema: collections are arrays, extension
  * lists hold unique strings, root extensions are objects) and, once asset_finalize has linked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gltf2_write_file: builds the glTF 2.0 document from a vs_asset (the
  * gltf2_writer_*.c parts) and hands it to gltf2_writer_file.c to write. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writing a vs_asset as glTF 2.0 (.gltf + .bin, .gltf with an embedded
  * data: URI, or .glb), whatever format it was loaded from. The output follows
  * glTF 2.0 semantics: joint matrices are G(joint) * IBM (§3.7.3.3), so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Animations: one glTF animation per clip, one sampler per channel (its
  * output may differ per target: roots get the axis correction), inputs
  * shared between the channels of one model sampler. Interpolation is kept,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Vertex attributes whose values glTF 2.0 constrains (§3.7.2.1): NORMAL must
  * be unit length, TANGENT xyz unit length with w = +1 or -1, and a vertex may
  * not name the same joint twice with a non-zero weight. The runtime model

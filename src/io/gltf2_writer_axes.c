@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 2.0 is Y-up and in metres (§3.4). COLLADA declares its axes and unit
  * in <asset> (COLLADA 1.4.1 §5-16: Y_UP has right +X, up +Y; Z_UP right +X,
  * up +Z, in -Y; X_UP right -Y, up +X). The correction C = R * s maps them to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The writer's single buffer, its bufferViews and accessors. Every accessor
  * gets its own tightly packed bufferView, so no byteStride is needed
  * (glTF 2.0 §3.6.2.4: stride is required only when views are shared by

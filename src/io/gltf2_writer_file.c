@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Putting the document on disk: .gltf + .bin, .gltf with a base64 data:
  * URI, or GLB (§4.4). Each file is written to a temporary name in the same
  * folder and renamed over the target only once complete, so a failed write

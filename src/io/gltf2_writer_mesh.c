@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Meshes and materials. Each vs_primitive becomes one glTF primitive with
  * POSITION (with the min/max §3.7.2.1 requires), NORMAL, TANGENT,
  * TEXCOORD_0, every JOINTS_n/WEIGHTS_n set, indices and morph targets (whose

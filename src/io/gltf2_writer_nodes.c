@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Nodes, skins and scenes. Node indices are kept, so node i of the source is
  * node i of the file. */
 #include <math.h>

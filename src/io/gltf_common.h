@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pieces glTF 2.0 and glTF 1.0 share: base64, URI resolution, binary
  * container parsing and accessor decoding from a plain descriptor (the JSON
  * side of accessors differs between the versions, the bytes do not). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Picture files for `vskin render`: PNG (libpng) for one frame and animated,
  * looping GIF (giflib) for a clip. Input is RGBA8, top row first. Output is
  * deterministic: the same pixels give the same bytes. */

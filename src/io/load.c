@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Format detection and the public load entry points. */
 #include <stdlib.h>
 #include <string.h>

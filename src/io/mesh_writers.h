@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writers for posed geometry: Wavefront OBJ, ASCII PLY and a JSON dump.
  * They take posed data (what vs_pose_mesh_primitive and
  * vs_pose_joint_matrices produced) plus the primitives' topology, never CLI

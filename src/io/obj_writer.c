@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wavefront OBJ: `o` per mesh instance, `v`/`vn` per vertex, `f` per
  * triangle, `l`/`p` for line and point primitives. OBJ indices are 1-based
  * and count every `v` (and separately every `vn`) written before them in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ASCII PLY (Greg Turk's format, "format ascii 1.0"): the header declares
  * element counts up front, so faces are counted before anything is written.
  * PLY has one vertex list, so face indices are 0-based over all objects. */

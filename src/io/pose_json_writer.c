@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pose as JSON, built with cJSON: per mesh instance its posed positions
  * and normals (flat arrays, 3 floats per vertex, in accessor order), and per
  * skin the joints' world positions and joint matrices. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Turning a primitive's mode and indices into the elements the writers
  * emit. glTF 2.0 §3.7.2.1 defines how strips and fans unroll; COLLADA and
  * glTF 1.0 primitives are loaded into the same modes. */

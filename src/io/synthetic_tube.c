@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_synthetic_tube: a skinned tube of any size written as GLB, so scale
  * tests and benchmarks need no downloads. Geometry and influences are built
  * into one binary buffer; the JSON is built with cJSON. */

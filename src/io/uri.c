@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Resolving glTF buffer URIs (glTF 2.0 §3.3.2 / §2.8 "URIs"): embedded
  * data: URIs, or paths relative to the glTF file. Anything that could read
  * outside the asset's folder (absolute paths, "..", other schemes) is refused

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Opening and closing output files so that every failure, including a write
  * error only noticed at fclose (disk full), becomes a vs_error naming the
  * file. */

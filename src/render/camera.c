@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Camera framing and matrices. Framing fits the bounding sphere (perspective)
  * or the projected box (orthographic) so a character stays in view; the CLI
  * frames the union of the bounds over the whole clip once, so the camera does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Transform feedback read-back of the skinning vertex shader's world-space
  * outputs (v_position, v_normal interleaved), with rasterization off: the
  * exact numbers the pictures are drawn from, to compare with the CPU path. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_render_pose: one picture of a pose into an offscreen FBO, read back as
  * RGBA8 top row first. The view modes share one skinning program; only the
  * fragment mode and colours change. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A headless EGL + OpenGL ES 3 context: Mesa's surfaceless platform
  * (EGL_MESA_platform_surfaceless) with EGL_KHR_surfaceless_context, so no
  * window system is needed; pictures go to an FBO. */

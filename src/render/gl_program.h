@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compiling and linking GLSL ES programs with the info log in the error. */
 #ifndef VS_RENDER_GL_PROGRAM_H
 #define VS_RENDER_GL_PROGRAM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One primitive of one mesh instance on the GPU: a VAO with the bind-space
  * attributes at the fixed locations of shaders.h, triangle/line indices and
  * the outline's edge indices. Morph targets are applied on the CPU and the

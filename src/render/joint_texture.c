@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "render/joint_texture.h"
 
 #include "core/error.h"

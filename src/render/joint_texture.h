@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The texture path for joint data: an RGBA32F texture, one row per joint.
  * Linear skinning: texel (c, j) is column c of joint matrix j, so a shader
  * rebuilds the matrix with four texelFetch calls. DQS: texels 0..4 of row j

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU preparation of a primitive for drawing: every mode becomes an index
  * list of triangles, lines or points (glTF 2.0 §3.7.2.1 primitive modes), the
  * wireframe edges of the outline view, and vertex normals when the file has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The renderer object (everything lives here: no global GL or EGL state) and
  * the helpers its files share. */
 #ifndef VS_RENDER_RENDER_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Renderer lifetime: EGL context, uploaded meshes, programs per joint upload
  * path, and the joint data each draw needs. */
 #include <stdio.h>

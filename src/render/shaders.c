@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "render/shaders.h"
 
 const char *const capture_varyings[CAPTURE_VARYING_COUNT] = {"v_position",

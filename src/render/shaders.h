@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GLSL ES 3.00 sources as C strings. The skinning vertex shader is built with
  * a small prelude chosen at run time:
  *   #define MAX_JOINTS n         uniform path: mat4 u_jointMat[MAX_JOINTS]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The skeleton overlay: a line from every joint to its parent when the parent
  * is a joint too, and a point on every joint, drawn over the mesh without a
  * depth test so bones inside the body stay visible. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_crowd_run: many instances of one asset posed and skinned in one call.
  * Per instance: sample, world pass, joint matrices premultiplied by the
  * placement (affine product), then each skinned primitive ("slot") through

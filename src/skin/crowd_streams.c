@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_crowd_streams: the prepared form of every crowd slot of an asset. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What vs_crowd_streams holds, for vs_crowd_run (skin/crowd.c). */
 #ifndef VS_SKIN_CROWD_STREAMS_INTERNAL_H
 #define VS_SKIN_CROWD_STREAMS_INTERNAL_H

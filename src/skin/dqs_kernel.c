@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* DQS kernels: see dqs_kernel.h. The per-vertex blend (phase 1) is plain C;
  * the per-block transform (phase 2) is dqs_kernel_body.h instantiated for
  * scalar, SSE2 and AVX2 lanes. Both phases are inlined into one run loop per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fast dual-quaternion skinning kernels, tested against the scalar
  * reference (dqs_reference.c) to 1e-5 relative. One source, compiled for
  * several instruction sets and picked at run time:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The SIMD half of a DQS block, written once over a small vector vocabulary
  * and included by dqs_kernel.c once per instruction set. The includer
  * defines:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scalar DQS reference: clarity and exactness (double) before speed; the
  * SIMD kernel is measured against this one. */
 #include "skin/dqs_reference.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scalar dual-quaternion skinning reference (vskin.h, DQS section): per
  * vertex, blend the joints' dual quaternions and scale/shear matrices into
  * one affine transform, which the skinning job then applies with exactly the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Joint matrices to unit dual quaternions plus scale/shear (vskin.h, DQS
  * section). Everything is in double: this feeds the reference. */
 #include "skin/dual_quat.h"

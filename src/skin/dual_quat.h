@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Joint matrix -> (unit dual quaternion, scale/shear) conversion shared by
  * the DQS reference, the SIMD kernel and the renderer. Layout: vskin.h,
  * VS_DQ_JOINT_FLOATS. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Conservative world bounds of the posed mesh from the joint matrices alone.
  *
  * With the default (normalized) weights a skinned point is

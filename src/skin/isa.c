@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Run-time kernel choice: one binary carries every kernel and asks the CPU
  * (cpuid through __builtin_cpu_supports, which also checks that the OS saves
  * the wide registers) which ones it can run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Joint matrices from a posed skeleton (glTF 2.0 §3.7.3.3; glTF 1.0 and
  * COLLADA add the bind shape matrix):
  *     J_j = R^-1 * G(joint_j) * IBM_j * BSM

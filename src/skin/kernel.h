@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The SIMD skinning kernels' internal interface. A range of vertices is cut
  * into blocks of at most KERNEL_BLOCK vertices; for each block a driver
  * (skin_driver.c) stages every influence as (joint matrix pointer, weight),

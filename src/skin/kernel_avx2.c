@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The AVX2 + FMA kernel: 8 vertices per step. A vertex's matrix is blended
  * as two 256-bit halves (columns 0-1 and 2-3, one FMA each per influence);
  * 4x4 transposes inside the 128-bit lanes plus lane permutes turn 8 vertices

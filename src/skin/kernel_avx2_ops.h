@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The AVX2 + FMA kernel's vector helpers (kernel_soa.h's requirements),
  * shared by kernel_avx2.c and kernel_avx2_wide.c, which compile them for
  * different targets. The includer defines NAME(x) and opens its target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The AVX2 kernel (kernel_avx2.c) compiled once more for CPUs that also
  * have AVX-512VL: the same 256-bit operations, but the compiler may use the
  * 32 vector registers AVX-512VL adds to 256-bit code. A step's transform

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The AVX-512F kernel: 16 vertices per step. A vertex's 4x4 matrix is one
  * 512-bit register (one FMA per influence); 4x4 transposes inside the
  * 128-bit lanes and a 4x4 transpose of the lanes turn 16 vertices into

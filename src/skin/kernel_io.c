@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared setup for the kernel drivers. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The portable kernel: plain C on floats, 4 vertices per step, for CPUs
  * without a dedicated kernel. The same SoA template as the SIMD kernels, so
  * every kernel shares one set of formulas. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The structure-of-arrays transform shared by every kernel, included once
  * per ISA inside that ISA's target region. The includer defines:
  *   W, V, NAME(x)          lanes, vector type, per-ISA name

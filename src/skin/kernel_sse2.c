@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The SSE2 kernel (x86-64 baseline): 4 vertices per step. Each vertex's
  * matrix is blended as four 128-bit columns, four vertices are transposed
  * into structure-of-arrays and transformed together. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 128-bit helpers shared by the x86 kernels (included inside each kernel's
  * target region): loading and storing 3 floats at any byte address without
  * touching the bytes after them (memcpy: no alignment assumed, no overrun

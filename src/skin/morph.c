@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "skin/morph.h"
 
 #include <string.h>

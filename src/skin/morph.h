@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Morph targets (glTF 2.0 §3.7.2.2), applied before skinning:
  *     attribute = base + sum_k w_k * delta_k
  * for POSITION, NORMAL and TANGENT (xyz; the handedness w has no delta). */

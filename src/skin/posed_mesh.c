@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Posed geometry of one mesh instance: morph targets, then skinning with
  * world-space joint matrices, or the node's world matrix for rigid meshes.
  * A convenience over the skinning job for writers, the CLI and bounds. */

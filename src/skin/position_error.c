@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_max_position_error: how far two assets' skinned vertices drift apart
  * (a source and its reweighted copy) over the rest pose and every clip
  * sampled at a fixed rate. The sample count per clip is capped at

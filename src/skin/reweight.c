@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_asset_reweight: what exporters do for 4-influence runtimes. Each
  * vertex keeps its max_influences largest weights (sorted largest first),
  * optionally divided by their sum, and the rest become zero weights on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Building the prepared skin stream: the influences of a mesh in the fewest
  * bytes the kernels can read without a per-vertex test. Joint indices become
  * u8 when the skin has at most 256 joints, weights unorm16 unless asked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The prepared skin stream's layout, shared by its builder and its job. */
 #ifndef VS_SKIN_SKIN_STREAM_INTERNAL_H
 #define VS_SKIN_SKIN_STREAM_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running a prepared skin stream: group by group (one influence count each,
  * so the kernel's blend has a constant count), each group's chunks
  * (kernel_ops.transform_chunks) then its other vertices, block by block. In

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal entry points shared by the reference and the fast skinning job. */
 #ifndef VS_SKIN_SKINNING_INTERNAL_H
 #define VS_SKIN_SKINNING_INTERNAL_H

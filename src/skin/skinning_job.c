@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scalar reference skinning job (ozz-style: every buffer with its byte
  * stride, validate then run, no allocation). Clarity and exactness come
  * before speed: SIMD kernels are tested against this one.

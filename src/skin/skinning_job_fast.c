@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_skinning_job_run: the plain job (caller's u16 joints and float weights,
  * any strides) on the fastest kernel, in blocks of KERNEL_BLOCK vertices.
  * Up to 8 influences the kernel reads the caller's arrays itself

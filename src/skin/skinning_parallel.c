@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_skinning_job_run_parallel and vs_skin_stream_job_run_parallel: the job
  * split into disjoint vertex ranges, each run by the serial call (so
  * whatever kernel that picks, the split result equals the whole run vertex

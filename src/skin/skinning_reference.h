@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scalar reference loop of the skinning job (skinning_job.c), for both
  * methods, without validation: vs_skinning_job_run validates, then takes it
  * for linear skinning and the DQS kernels (dqs_kernel.c) for dual

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One vertex's affine transform, shared by the scalar skinning job and the
  * rigid (unskinned) path of posed meshes so both apply exactly the same
  * position / normal / tangent rules. Arithmetic is in double: this is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Raw accessor checks (glTF 2.0 §3.6.2 and the glTF-Validator's ACCESSOR_*
  * codes): layout (alignment, fit in the bufferView, stride, normalized,
  * sparse count) and data (non-finite floats, declared min/max against the

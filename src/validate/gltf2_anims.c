@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Raw animation checks (glTF 2.0 §3.11): sampler input (SCALAR FLOAT with
  * min/max, non-negative and strictly increasing, no byteStride, two keys
  * at least for CUBICSPLINE), output format and count per target path, unit

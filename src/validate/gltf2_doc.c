@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The raw glTF 2.0 document for validation: JSON (or GLB), every buffer's
  * bytes, every bufferView's range and every accessor's JSON, each read as
  * far as it is well formed. What cannot be read is left unusable (ok =

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Raw checks of primitive data (glTF 2.0 §3.7.2.1, §3.7.3.3): per-vertex
  * skin influences over every JOINTS_n/WEIGHTS_n set, indices, colours,
  * normals and tangents. Each kind of problem is reported once per attribute

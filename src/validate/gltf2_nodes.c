@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Raw node checks (glTF 2.0 §3.5): matrix vs TRS, decomposable matrices,
  * the hierarchy (a node listed by two parents, loops, found with Tarjan's
  * strongly connected components so any node count stays linear), and how

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Raw skin checks (glTF 2.0 §3.7.3): the inverse bind matrices accessor
  * (MAT4 FLOAT, at least one per joint, no byteStride, affine and
  * invertible) and the joint hierarchy (resolved joints with a common root,

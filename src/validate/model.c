@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Model-level skin checks on a loaded vs_asset, so glTF 1.0 and COLLADA get
  * them too: influences per vertex (weights normalized, not negative, not
  * more than the limit, joints in range and not repeated), inverse bind

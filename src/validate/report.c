@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Building a vs_validation_report: a growing array of issues whose strings
  * the report owns, capped at max_issues so that a file with a million bad
  * vertices gives a bounded report. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_validate_file / vs_validate_asset: the raw glTF 2.0 pass (every
  * problem of the document, gltf2_*.c), the loader's verdict, then the
  * model-level checks (model.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared state of the validator (src/validate/): the report being built
  * and, for glTF 2.0, the raw document (JSON, buffers) that the raw passes
  * read. Unlike the loader, nothing here stops at the first problem: each

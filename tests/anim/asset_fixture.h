@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tiny in-memory assets for the pose and joint-matrix tests, built with the
  * loaders' own internal builder (asset_create / asset_calloc /
  * asset_finalize) so these tests do not depend on any file loader. */

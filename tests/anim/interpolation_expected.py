@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Derives the expected local transforms for test_interpolation_asset.c from
 the keyframes of tests/data/gltf2/interpolation_test.gltf, independently of
 vskin: glTF 2.0 Appendix C written out in double precision. Prints one C

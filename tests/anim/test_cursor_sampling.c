@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cursor sampling gives the same key, and bit for bit the same values, as a
  * fresh binary search, whatever order the times come in: forward playback
  * (small and large steps), backwards, loops, random seeks, exact key times,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Samples the Khronos InterpolationTest (9 clips: Step / Linear /
  * CubicSpline x Scale / Rotation / Translation; the "Linear Scale" clip is
  * stored as CUBICSPLINE with zero tangents) and compares each animated node's

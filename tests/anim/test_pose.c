@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_pose: rest state, sampling clips into nodes (clamp and loop), morph
  * weights, reset, world matrices and matrix nodes, on in-memory assets. */
 #include "test.h"

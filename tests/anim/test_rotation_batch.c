@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The batched LINEAR rotation path of vs_pose_sample against the scalar
  * sampler: Eberly's polynomial against sin(t theta) / sin(theta), the
  * batched slerp (blocks of eight lanes, SSE2 and AVX2 forms) against anim_slerp

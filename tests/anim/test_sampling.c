@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Keyframe sampling rules (glTF 2.0 §3.11 and Appendix C), checked on
  * samplers built by hand against values worked out on paper. */
 #include "test.h"

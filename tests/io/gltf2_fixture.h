@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Building small glTF 2.0 inputs inside tests: a little-endian byte buffer
  * to append typed values to, its base64 data: URI, and a JSON text made with
  * printf-style formatting. Test-only helpers (the library decodes base64 but

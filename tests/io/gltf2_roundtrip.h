@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Posing two assets side by side: the round-trip check of the glTF 2.0
  * writer (source vs converted file) and helpers to find the assets. */
 #ifndef VS_TESTS_IO_GLTF2_ROUNDTRIP_H

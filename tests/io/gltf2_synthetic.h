@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A source the writer has to clean up, made from the hand-made
  * tests/data/render/morph_skinned.gltf (skinned, one morph target): Z-up in
  * units of 2 m, normals 3 units long, a vertex naming joint 1 twice with

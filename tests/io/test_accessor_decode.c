@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Accessor decoding at its two levels, beyond what test_gltf_common covers:
  *  - the byte decoder (accessor_decode.c): padded MAT2/MAT3 columns of 1- and
  *    2-byte components (plain, normalized, with a byteStride), the extremes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bakes: a static bake written as .glb and loaded back poses (trivially) to
  * the source's posed positions; a morph-target clip bake sampled at every
  * frame time gives that frame's posed positions; VAT rows are the posed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA loader on real exports: the FBX-exported cube (unskinned), the
  * Khronos conformance skins (4 influences; a non-identity bind shape matrix)
  * and Maya's seymour (IDREF joints, <skeleton>, up to 5 influences). Each

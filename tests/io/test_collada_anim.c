@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA animation import on small hand-written files: each test states
  * the pose the file describes at some time and reads it back through the
  * runtime (vs_pose), so the whole path channel -> curve -> baked TRS clip

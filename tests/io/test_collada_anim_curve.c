@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA curve evaluation against hand-solved values: the Bezier time
  * solve, HERMITE and 1-D (COLLADA 1.4.0 style) tangents turned into Bezier
  * control points, and per-component (time, value) tangents. Samplers are

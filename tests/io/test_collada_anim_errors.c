@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Malformed COLLADA animations are rejected with "FILE: line N: <element
  * attr=...>: what is wrong"; a channel whose target node does not exist is
  * skipped without error (docs/collada-animation.md). Each case edits one

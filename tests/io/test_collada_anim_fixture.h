@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Drives collada_load_animations without the rest of the COLLADA loader: a
  * hand-built asset whose nodes carry the transform stacks the test .dae
  * files declare, the .dae parsed with libxml2 here, then the usual

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* End to end: seymour.dae (Maya/FCollada, 19 BEZIER channels on rotate
  * ANGLEs and translates) through vs_asset_load_file, checked against the
  * file's own numbers evaluated independently here. */

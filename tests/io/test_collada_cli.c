@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The generic CLI on COLLADA input: `vskin info` describes a .dae and
  * `vskin pose FILE.dae -o out.obj` writes the posed mesh (the transform
  * stack file: one triangle at known world positions, twice). */

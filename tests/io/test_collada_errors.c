@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Broken COLLADA files (tests/data/collada/broken): each must fail with the
  * right code and a message that names the file, the line and the element.
  * Then every prefix and many byte-flipped copies of a valid skinned file

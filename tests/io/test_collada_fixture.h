@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the COLLADA loader tests: loading with a checked
  * result, node lookup, posing into world space and the bind pose. */
 #ifndef VS_TESTS_COLLADA_FIXTURE_H

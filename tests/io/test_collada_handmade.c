@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA loader on small hand-written files (tests/data/collada): polygon
  * triangulation and de-indexing, texcoord accessors, materials, transform
  * stacks, <instance_node>, several instances on one node, joints by sid

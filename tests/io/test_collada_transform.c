@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COLLADA transform elements against hand-computed matrices, and the stack
  * product order (spec: post-multiplied in document order). */
 #include "io/collada_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 loader on the tutorial's SimpleSkin: structure, the posed
  * geometry against the glTF 2.0 SimpleSkin (same animation, different bind
  * conventions), a KHR_binary_glTF container built from the JSON, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* glTF 1.0 loader on small hand-made files: id resolution errors name the
  * missing id and the referencing path, skins resolve per (skin, skeletons)
  * instance, several meshes on one node merge. */

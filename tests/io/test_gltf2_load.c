@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The glTF 2.0 loader end to end, on one small skinned, morphed, animated
  * "character" built here (so every expected value is known), loaded four
  * ways: .gltf with an embedded data: URI, .gltf file with an external buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Malformed glTF 2.0 input: every case is refused with the right result code
  * and a message "<file>: <JSON path>: <what is wrong>", never a crash (this
  * test runs under ASan+UBSan too). A small valid skinned triangle is built,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* KHR_mesh_quantization: with the extension required, positions may be
  * integers (normalized or not), normals/tangents and morph deltas normalized
  * bytes/shorts, texcoords plain integers; vskin decodes them all to floats.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The glTF 2.0 writer. The main proof is the round trip: every test asset
  * (glTF 1.0, glTF 2.0 and, when the loader reads them, COLLADA) is written
  * as .gltf + .bin, as .glb and as .gltf with an embedded buffer, loaded

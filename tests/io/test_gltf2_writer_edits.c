@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the glTF 2.0 writer changes so the file is valid glTF 2.0, on a
  * source built to need it (tests/io/gltf2_synthetic.h): non-unit normals,
  * a repeated joint, weights not summing to 1, non-unit STEP rotation keys,

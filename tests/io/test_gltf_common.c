@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The byte-level glTF pieces: base64, URIs, GLB containers and accessor
  * decoding for every component type, normalization, stride and the matrix
  * column padding of glTF 2.0 §3.6.2.4. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The glTF-Validator suite (../shared/assets/invalid/gltf2/, see its
  * INDEX.md): every .gltf/.glb is loaded with vs_asset_load_file and judged
  * against its .report.json.

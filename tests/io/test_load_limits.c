@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Limits and load-time checks (docs/robustness.md): each configurable limit
  * turns into a VS_ERROR_LIMIT naming the object before anything is
  * allocated for it; skin data the hot loop trusts is checked at load

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OBJ / PLY / JSON writers on hand-made posed data: strips and fans
  * unroll as glTF 2.0 §3.7.2.1 defines, indices run on across objects, lines
  * and points are kept in OBJ and left out of PLY, bad indices are refused. */

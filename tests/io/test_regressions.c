@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every file in tests/data/regressions/ once crashed a fuzz harness. Each
  * must now load cleanly or fail with a proper error; an accepted file is
  * also posed and skinned at a few times (the fuzz_pose path). Meant to be run

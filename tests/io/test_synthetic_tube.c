@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_synthetic_tube: the counts it promises, weights that sum to 1 on joints
  * in range, a file that loads and poses (the clip bends the chain), and
  * refusals of bad sizes. */

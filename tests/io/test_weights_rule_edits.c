@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Converting to glTF 2.0 and reweighting keep the pose of the vertices the
  * default weights rule leaves unskinned (weights summing to less than 0,
  * to 0, or to NaN): they keep their input position through the written file

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Independent glTF 2.0 posing reference for vskin's acceptance tests.
 
 This is a deliberately small, standard-library-only re-implementation of the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Regenerates tests/data/reference/*.json with the independent Python glTF 2.0
 # posing reference (gltf_reference.py, standard library only). Run from
 # anywhere; reads the .gltf copies under tests/data/gltf2/ (SimpleSkin,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU skinning read back with transform feedback against the CPU path
  * (vs_pose_mesh_primitive) for every mesh instance of a pose, with one
  * upload path, weight rule and skinning method. Tolerances: positions 1e-5

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the render tests share: loading an asset, opening a renderer (exit 77,
  * "skipped", when this machine has no EGL at all), posing at a time. */
 #ifndef VS_TESTS_RENDER_SUPPORT_H

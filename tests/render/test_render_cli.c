@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin render` end to end: PNG and GIF files are well formed and the same
  * command writes the same bytes twice; usage errors exit 2. */
 #include <sys/wait.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin render --method linear|dq|both`: both is one picture twice as wide
  * whose left half is exactly the linear picture and right half exactly the
  * dq one (same camera), the two differ on a bent pose, and bad values exit

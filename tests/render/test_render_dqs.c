@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Dual-quaternion skinning on the GPU: the vertex shader's DQS (read back
  * with transform feedback) equals the CPU reference vs_pose_mesh_primitive
  * with .method = VS_SKIN_DUAL_QUATERNION, for SimpleSkin and every glTF 2.0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* With no EGL vendor to load (GLVND finds none in an empty folder), creating
  * a renderer fails with VS_ERROR_RENDER and a message naming the packages to
  * install; nothing crashes and the CLI exits 1 with that message. Runs in its

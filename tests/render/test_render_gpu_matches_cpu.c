@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU skinning (read back with transform feedback) equals the CPU reference
  * vs_pose_mesh_primitive for every mesh instance of every glTF 2.0 asset of
  * the shared corpus, at several times of every clip, through both joint

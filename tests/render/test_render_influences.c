@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hand-made glTF files in tests/data/render: 8 influences (JOINTS_0/1 and
  * WEIGHTS_0/1, joints with rotation and non-uniform scale) skin on the GPU
  * as on the CPU, positions and normals; a morph target with a mesh weight is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A skin of 1200 joints (chains, each joint turned a little) does not fit
  * the uniform array on llvmpipe (4096 vectors = 1016 joints with headroom;
  * 56 on a minimal GLES 3.0), so the automatic choice takes the joint texture;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pictures of the embedded SimpleSkin (the glTF tutorial's two-joint strip).
  * At t = 0.5 s the animation's second key, rotation (0, 0, 0.383, 0.924),
  * turns joint 1 by 45 degrees about z. The checks project the CPU-posed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Joint matrices for the DQS tests, built independently of the code under
  * test: rotations from axis-angle, scales, translations, random draws from a
  * fixed-seed generator. */

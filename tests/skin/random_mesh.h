@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random skinned meshes for the kernel tests: joint matrices that rotate,
  * scale (non-uniformly, sometimes mirrored) and translate, influences with
  * zero weights and wholly unweighted vertices, and attribute buffers laid out

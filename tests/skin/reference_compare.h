@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compares vskin's posed geometry with the JSON written by
  * tests/reference/gltf_reference.py, an independent standard-library Python
  * glTF 2.0 posing implementation (double precision; see its header for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Concurrency stress test: one loaded asset is shared by many threads, each
  * with its own poses, sampling and skinning different clips and times in a
  * thread-specific order for thousands of iterations in all. Every result

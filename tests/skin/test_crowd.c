@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_crowd_run against the per-instance path (vs_pose_sample,
  * vs_pose_update_world, vs_pose_joint_matrices, vs_skinning_job_run) on
  * CesiumMan: identical with an identity placement, placement applied

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Dual-quaternion skinning: the reference against known transforms (a lone
  * joint reproduces its matrix, rigid or scaled; blends of rotations keep
  * lengths), antipodal quaternions, weight rules, the conversion cache and the

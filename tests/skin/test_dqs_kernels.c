@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The DQS kernels (scalar, SSE2, AVX2 where the CPU has them) against the
  * scalar double-precision reference: random rigid and scaled joints, 1 to 8
  * influences, odd vertex counts, interleaved buffers with odd byte strides,

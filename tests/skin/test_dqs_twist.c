@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What DQS is for: a cylinder twisted 180 degrees about its own axis across
  * two joints. Linear blending averages p and its half-turn image, so the
  * middle ring collapses onto the axis ("candy wrapper"); DQS turns it by 90

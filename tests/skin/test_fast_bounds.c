@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fast (joint-matrix) bounds against exact (skinned-vertex) bounds: on every
  * loadable asset in tests/data and ../shared/assets, at many times over every
  * clip and in every skinning mode, the fast box contains the exact one; on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every glTF 2.0 asset of the shared corpus (../shared/assets/gltf2/) loads
  * and poses sanely:
  *  - the rest pose and every clip at several times (before the start, on

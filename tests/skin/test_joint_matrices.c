@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_pose_joint_matrices: J = R^-1 * G(joint) * IBM * BSM, world space and
  * relative to a node, checked on a hand-built 3-node skeleton. */
 #include "test.h"

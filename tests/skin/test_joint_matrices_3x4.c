@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_pose_joint_matrices_3x4: the 4x4 joint matrices packed row-major 3x4,
  * bit for bit, on posed CesiumMan (world and skeleton-relative), and refused
  * with VS_ERROR_UNSUPPORTED when a joint matrix is projective. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Posed meshes: tiny assets built in memory with the loaders' internal
  * builder, posed through the public API, checked against positions worked
  * out by hand. */

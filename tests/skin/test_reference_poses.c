@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Posed vertex positions of SimpleSkin, RiggedSimple and CesiumMan, through
  * the public API (load -> pose -> sample -> world -> skinned primitive),
  * against values derived without the library:

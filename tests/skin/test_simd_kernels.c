@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every kernel the CPU runs (portable, SSE2, AVX2, AVX-512, auto) against
  * the scalar reference on random meshes: 1-8 and 12 influences, odd vertex
  * counts, joint counts on both sides of the u8 limit, raw and normalised

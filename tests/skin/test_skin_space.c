@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* VS_SPACE_SKELETON (COLLADA's object-space skinning): the skinned result
  * relative to the skin's skeleton root, so G(root) * p_skeleton must give
  * back the world-space result p_world. RiggedSimple's skeleton root (node 3)

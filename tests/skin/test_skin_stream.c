@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The prepared skin stream against the scalar reference: every kernel, both
  * weight formats, raw and normalised weights, source and stream order, and a
  * stream split into two ranges as a thread pool would. unorm16 streams are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scalar reference skinning job: every expectation below is worked out by
  * hand from the formulas in vskin.h, never by calling the code under test. */
 #include <stdint.h>

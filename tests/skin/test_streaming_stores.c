@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Non-temporal output stores (VS_SKIN_STREAMING_STORES): which outputs
  * stream, and a big job, whole and split over a context's threads, with
  * packed outputs at every 4-byte alignment, giving bit for bit what cached

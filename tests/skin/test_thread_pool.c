@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_context and its pool: every index visited exactly once, parallel
  * skinning equal bit for bit to the single-threaded job with 0/1/2/4
  * threads, many small calls in a row, nested and bad calls rejected. */

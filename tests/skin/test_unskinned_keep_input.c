@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An unskinned vertex (normalised weights summing to 0, less, or not a
  * finite number) keeps its input position, normal and tangent bit for bit,
  * on every path: the reference, every kernel of the plain job (one

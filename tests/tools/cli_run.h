@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running the vskin binary from tests: stdout captured, stderr into a file,
  * exit status returned. */
 #ifndef VS_TESTS_TOOLS_CLI_RUN_H

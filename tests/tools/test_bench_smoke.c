@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin bench --smoke --json`: the benchmark runs end to end at tiny sizes
  * and its JSON has every kind of row with positive numbers (no timing
  * thresholds: this only keeps the benchmark from rotting). Also the usage

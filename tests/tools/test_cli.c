@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin info` and `vskin pose` on the embedded SimpleSkin, checked against
  * values derived by hand from the glTF tutorial's SimpleSkin:
  * - vertices (x, y) with x = -0.5/+0.5 and y = 0, 0.5, 1, 1.5, 2 (z = 0);

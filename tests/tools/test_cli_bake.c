@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin bake`: a static .glb that poses to what `vskin bake -o .obj`
  * wrote, a morph bake and a VAT bake from the command line, the overwrite
  * policy, and usage errors (exit 2) and failures (exit 1) with messages. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin convert`: the output kinds (.gltf + .bin, --embed, .glb), the
  * overwrite policy (existing outputs only with --force, the input never),
  * usage errors (exit 2) and failures (exit 1) with messages that name the

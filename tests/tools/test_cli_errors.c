@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CLI's failure paths: every error exits non-zero with a message on
  * stderr that names the problem, and nothing is written over the input. */
 #include "cli_run.h"

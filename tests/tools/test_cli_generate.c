@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin generate tube`: writes a .glb that loads with the counts asked for,
  * refuses to overwrite without --force, rejects bad arguments (exit 2), and
  * (when node and the pinned gltf-validator are installed) passes the Khronos

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin joints` on the embedded SimpleSkin: the texture format is the
  * renderer's RGBA32F row layout (row j = joint j, texel c = column c of J_j,
  * frames one after the other), its matrices equal the JSON ones, and both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `vskin pose --method linear|dq`: the option reaches the skinning job (a
  * bent SimpleSkin poses differently), leaves SimpleSkin's first frame alone
  * (its joints are unrotated at t = 0, so both methods agree), linear is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vs_asset_reweight / vs_max_position_error / `vskin reweight` on
  * tests/data/validate/reweight_source.gltf: six animated joints, vertex 0
  * with six influences (0.4 0.3 0.1 0.1 0.06 0.04 on joints 0..5), vertex 1

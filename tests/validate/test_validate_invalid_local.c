@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The same comparison as test_validate_invalid_suite.c on the copies in
  * tests/data/invalid, so it runs without ../shared. */
 #include "validate/validate_suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vskin validate against every case of the Khronos glTF-Validator suite in
  * ../shared/assets/invalid/gltf2 (skipped when ../shared is absent): each
  * expected skin, node, accessor and animation message must be reported

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Each kind of problem `vskin validate` reports, triggered by a hand-made
  * glTF 2.0 file in tests/data/validate (tests/data/validate/make_fixtures.py
  * writes them, each a small change of clean.gltf), with its severity and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Comparing vs_validate_file with the Khronos glTF-Validator's expected
  * reports (X.report.json beside each case X): for every expected message in
  * scope, our report must hold an issue with the same code at the same

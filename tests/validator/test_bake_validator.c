@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Khronos' glTF-Validator on what `vskin bake` writes: static bakes (.glb,
  * .gltf + .bin) and morph-target clip bakes of glTF 2.0, glTF 1.0 and
  * COLLADA sources must validate without errors. Skipped (77) without node

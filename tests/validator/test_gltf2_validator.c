@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Khronos' glTF-Validator on what the writer produces: every test asset
  * (glTF 1.0, glTF 2.0 and whatever COLLADA the loader reads), converted to
  * .gltf + .bin, .glb and embedded .gltf, and a source the writer has to

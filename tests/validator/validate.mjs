@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs Khronos' glTF-Validator (npm package gltf-validator) on each file
 // given on the command line and exits non-zero when any report has errors.
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes two_skinned_primitives.gltf next to this script: SimpleSkin
 (SimpleSkin.gltf here) with a second primitive in its mesh, whose joints are
 swapped (joint 0 <-> 1, so it bends the other way), and a second node that

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes twist_cylinder.gltf: the candy-wrapper demo for dual-quaternion
 skinning (docs/skinning.md). A cylinder of radius 0.5 along +Y from y = 0 to
 y = 4, 17 rings of 24 vertices; joint "root" at the origin, joint "top" at

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the hand-made glTF 2.0 files of tests/validate/test_validate_issues.c:
 clean.gltf (no issue at all) and one file per problem, each a small change of
 clean.gltf. The buffer is embedded (data: URI) so every file stands alone.
