@@ -4,11 +4,15 @@
 #               embedded SimpleSkin
 #   make test   installs dependencies (Debian packages, then the pinned
 #               glTF-Validator from npm), builds (normal + ASan/UBSan) and
-#               runs every test, then the suite on three emulated CPUs
+#               runs every test, builds and runs the library's consumers
+#               (test-consumers), then the suite on three emulated CPUs
 #               (test-cpus), the ThreadSanitizer stress test and a short
 #               libFuzzer run of every harness (FUZZ_CI_SECONDS each)
 # Also: make fuzz FUZZ_SECONDS=600   long fuzzing runs (scripts/fuzz.sh)
 #       make test-tsan               the ThreadSanitizer build + test
+#       make test-consumers          projects using the installed library
+#                                    (pkg-config, find_package) and the
+#                                    source tree (add_subdirectory), C and C++
 #       make test-cpus               the suite on emulated Intel and AMD CPUs
 #                                    without AVX-512 and an Intel one
 #                                    without AVX (scripts/test-cpus.sh)
@@ -22,8 +26,8 @@ FUZZ_CI_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
 
-.PHONY: all deps build build-asan demo test test-asan test-tsan test-cpus fuzz \
-	clean install
+.PHONY: all deps build build-asan demo test test-asan test-tsan test-cpus \
+	test-consumers fuzz clean install
 
 all: build
 
@@ -50,6 +54,7 @@ test: build build-asan
 	bash scripts/install-node-deps.sh
 	@grep -m1 'model name' /proc/cpuinfo || true
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	bash scripts/test-consumers.sh $(BUILD) $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
@@ -68,6 +73,10 @@ test-tsan: deps
 	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 \
 	  ctest --output-on-failure \
 	  -R '^(test_concurrent_stress|test_thread_pool|test_crowd)$$'
+
+# Consumers of the library as other projects build them.
+test-consumers: build
+	bash scripts/test-consumers.sh $(BUILD) $(JOBS)
 
 # The suite on other x86-64 CPUs, emulated: the library's floats and its
 # run-time dispatch must not depend on the CPU that runs it.

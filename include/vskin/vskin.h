@@ -40,6 +40,12 @@ extern "C" {
 #define VS_VERSION_PATCH 0
 #define VS_VERSION_STRING "0.1.0"
 
+/* The version of the library that runs, "MAJOR.MINOR.PATCH": the shared
+ * library's own, where VS_VERSION_STRING is the header's the program was
+ * compiled with. A program can compare the two to detect a mismatch. Never
+ * NULL; a static string. Thread-safe. */
+const char *vs_version(void);
+
 /* ------------------------------------------------------------------ results */
 
 typedef enum vs_result {

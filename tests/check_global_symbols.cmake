@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: MIT
+# Fails when a library defines a global symbol without the vs_ prefix: a
+# program linking it could then have one of its own functions replaced by
+# vskin's, or vskin's calls bound to the program's (read_file, set_error,
+# json_object, ...). The static library's internal names are made local at
+# build time (CMakeLists.txt, VSKIN_LOCALIZE_STATIC); the shared library
+# exports only what the public headers declare.
+# Run by CTest as: cmake -DNM=nm -DLIBRARY=libvskin.a -P this file.
+if(NOT NM OR NOT EXISTS "${LIBRARY}")
+  message(FATAL_ERROR "usage: -DNM=nm -DLIBRARY=libvskin.a|libvskin.so")
+endif()
+if(LIBRARY MATCHES "\\.so")
+  set(dynamic -D)
+endif()
+execute_process(COMMAND ${NM} -g ${dynamic} --defined-only "${LIBRARY}"
+                OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} ${LIBRARY} failed (${rc})")
+endif()
+string(REGEX MATCHALL "[0-9a-fA-F]+ [A-Za-z] [^\n]+" symbols "${listing}")
+set(public 0)
+set(foreign "")
+foreach(line ${symbols})
+  string(REGEX REPLACE "^[0-9a-fA-F]+ [A-Za-z] " "" name "${line}")
+  if(name MATCHES "^vs_")
+    math(EXPR public "${public} + 1")
+  else()
+    list(APPEND foreign "${name}")
+  endif()
+endforeach()
+if(public LESS 10)
+  message(FATAL_ERROR "${LIBRARY}: only ${public} vs_ symbols found")
+endif()
+if(foreign)
+  list(LENGTH foreign n)
+  list(JOIN foreign " " text)
+  message(FATAL_ERROR "${LIBRARY}: ${n} global symbols without vs_: ${text}")
+endif()
+message(STATUS "${LIBRARY}: ${public} global symbols, all vs_")
