@@ -33,7 +33,7 @@ cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DVS_FUZZ=ON \
 # The CLI (same instrumented build) turns the real glTF / COLLADA seeds
 # into GLB seeds: the GLB files in the asset folders are small validator
 # cases, so without these fuzz_glb would never see a real skinned GLB.
-cmake --build "$build" -j "$jobs" --target "${harnesses[@]}" vskin
+cmake --build "$build" -j "$jobs" --target "${harnesses[@]}" vskin_cli
 
 # Seed corpora, by type, from tests/data and ../shared/assets. Files over
 # 128 KiB are left out: libFuzzer's max_len follows the largest seed and big
