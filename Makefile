@@ -27,7 +27,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
 
 .PHONY: all deps build build-asan demo test test-asan test-tsan test-cpus \
-	test-consumers fuzz clean install
+	test-consumers api-docs fuzz clean install
 
 all: build
 
@@ -55,6 +55,7 @@ test: build build-asan
 	@grep -m1 'model name' /proc/cpuinfo || true
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	bash scripts/test-consumers.sh $(BUILD) $(JOBS)
+	bash scripts/api-reference.sh $(BUILD)/api
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
@@ -73,6 +74,11 @@ test-tsan: deps
 	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 \
 	  ctest --output-on-failure \
 	  -R '^(test_concurrent_stress|test_thread_pool|test_crowd)$$'
+
+# The API reference from the public headers' comments (Doxygen), into
+# $(BUILD)/api; fails on any Doxygen warning.
+api-docs: deps
+	bash scripts/api-reference.sh $(BUILD)/api
 
 # Consumers of the library as other projects build them.
 test-consumers: build

@@ -1,22 +1,38 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * vskin — skeletal vertex skinning for glTF 2.0, glTF 1.0 and COLLADA.
+/**
+ * @file vskin.h
+ * @brief vskin — skeletal vertex skinning for glTF 2.0, glTF 1.0 and COLLADA.
  *
  * This header is the contract. Data flows one way:
  *
- *   file -> loader -> vs_asset (immutable) -> vs_pose (per instance)
- *        -> joint matrices -> vs_skinning_job -> your buffers / writers / renderer
+ * @verbatim
+   file -> loader -> vs_asset (immutable) -> vs_pose (per instance)
+   -> joint matrices -> vs_skinning_job -> your buffers / writers / renderer
+   @endverbatim
  *
  * Conventions
  * - Every fallible call returns vs_result and fills an optional vs_error whose
- *   message names the file, the object path (e.g. "skins[0].inverseBindMatrices")
- *   and what is wrong.
+ *   message names the file, the object path (such as
+ *   "skins[0].inverseBindMatrices") and what is wrong.
  * - Matrices are column-major 4x4 float[16] (glTF/OpenGL order: m[col*4+row]),
  *   column vectors: v' = M * v.
  * - Quaternions are (x, y, z, w) as in glTF.
  * - Options structs: the zero value is the sensible default.
  * - An asset is immutable after load and may be shared between threads; a pose
  *   belongs to one instance and one thread at a time. No global state.
+ */
+/**
+ * @mainpage vskin API reference
+ *
+ * The public C interface of vskin, in two headers:
+ * - vskin.h: loading (glTF 2.0, glTF 1.0, COLLADA), the runtime model, poses
+ *   and animation, joint matrices, CPU skinning (linear and dual-quaternion),
+ *   prepared skin streams, bounds, validation and reweighting, threads and
+ *   crowds;
+ * - vskin_render.h: GPU skinning and pictures with OpenGL ES 3.0 over EGL.
+ *
+ * Start with the conventions in vskin.h. Guides are in the repository's
+ * docs/ folder.
  */
 #ifndef VSKIN_VSKIN_H
 #define VSKIN_VSKIN_H
@@ -35,12 +51,16 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
+/** Major version of this header. */
 #define VS_VERSION_MAJOR 0
+/** Minor version of this header. */
 #define VS_VERSION_MINOR 1
+/** Patch version of this header. */
 #define VS_VERSION_PATCH 0
+/** Version of this header, "MAJOR.MINOR.PATCH" (compare with vs_version()). */
 #define VS_VERSION_STRING "0.1.0"
 
-/* The version of the library that runs, "MAJOR.MINOR.PATCH": the shared
+/** The version of the library that runs, "MAJOR.MINOR.PATCH": the shared
  * library's own, where VS_VERSION_STRING is the header's the program was
  * compiled with. A program can compare the two to detect a mismatch. Never
  * NULL; a static string. Thread-safe. */
@@ -48,294 +68,333 @@ const char *vs_version(void);
 
 /* ------------------------------------------------------------------ results */
 
+/** What a fallible call returns: VS_OK or the kind of failure. */
 typedef enum vs_result {
-    VS_OK = 0,
-    VS_ERROR_ARGUMENT,      /* the caller passed something invalid */
-    VS_ERROR_IO,            /* a file could not be opened or read / written */
-    VS_ERROR_PARSE,         /* the bytes are not valid JSON / XML / GLB */
-    VS_ERROR_INVALID,       /* well-formed, but breaks the format's rules */
-    VS_ERROR_UNSUPPORTED,   /* valid, but vskin does not support it */
-    VS_ERROR_LIMIT,         /* exceeds a configured resource limit */
-    VS_ERROR_OUT_OF_MEMORY, /* an allocation failed */
-    VS_ERROR_NOT_FOUND,     /* a named clip / node / object does not exist */
-    VS_ERROR_RENDER         /* the GPU path failed (EGL/GL) */
+    VS_OK = 0,              /**< success */
+    VS_ERROR_ARGUMENT,      /**< the caller passed something invalid */
+    VS_ERROR_IO,            /**< a file could not be opened or read / written */
+    VS_ERROR_PARSE,         /**< the bytes are not valid JSON / XML / GLB */
+    VS_ERROR_INVALID,       /**< well-formed, but breaks the format's rules */
+    VS_ERROR_UNSUPPORTED,   /**< valid, but vskin does not support it */
+    VS_ERROR_LIMIT,         /**< exceeds a configured resource limit */
+    VS_ERROR_OUT_OF_MEMORY, /**< an allocation failed */
+    VS_ERROR_NOT_FOUND,     /**< a named clip / node / object does not exist */
+    VS_ERROR_RENDER         /**< the GPU path failed (EGL/GL) */
 } vs_result;
 
+/** Size in bytes of vs_error::message, terminating NUL included. */
 #define VS_ERROR_MESSAGE_SIZE 1024
 
+/** Details of a failure, filled by the call that returns it. */
 typedef struct vs_error {
-    vs_result code;
-    char message[VS_ERROR_MESSAGE_SIZE]; /* "file: path: what is wrong" */
+    vs_result code;                      /**< the result the call returned */
+    char message[VS_ERROR_MESSAGE_SIZE]; /**< "file: path: what is wrong" */
 } vs_error;
 
-/* A short English name for a result code ("invalid input", ...). */
+/** A short English name for a result code ("invalid input", ...). */
 const char *vs_result_string(vs_result result);
 
 /* ------------------------------------------------------------- the model */
 
+/** The file format an asset was loaded from. */
 typedef enum vs_source_format {
-    VS_FORMAT_UNKNOWN = 0,
-    VS_FORMAT_GLTF2,
-    VS_FORMAT_GLTF1,
-    VS_FORMAT_COLLADA
+    VS_FORMAT_UNKNOWN = 0, /**< not recognised */
+    VS_FORMAT_GLTF2,       /**< glTF 2.0 (.gltf or .glb) */
+    VS_FORMAT_GLTF1,       /**< glTF 1.0 */
+    VS_FORMAT_COLLADA      /**< COLLADA */
 } vs_source_format;
 
-/* Local transform as translation, rotation (x,y,z,w), scale. */
+/** Local transform as translation, rotation (x,y,z,w), scale. */
 typedef struct vs_trs {
-    float translation[3];
-    float rotation[4];
-    float scale[3];
+    float translation[3]; /**< x, y, z */
+    float rotation[4];    /**< unit quaternion (x, y, z, w) */
+    float scale[3];       /**< x, y, z */
 } vs_trs;
 
+/** A node of the scene graph: hierarchy, rest transform, mesh and skin. */
 typedef struct vs_node {
-    const char *name;     /* never NULL; "" when the file has none */
-    const char *id;       /* glTF 1.0 / COLLADA id, else NULL */
-    const char *sid;      /* COLLADA sid / glTF 1.0 jointName, else NULL */
-    int32_t parent;       /* -1 for a root */
-    uint32_t child_count;
-    const uint32_t *children;
-    /* Rest (default) local transform. When has_matrix is true, matrix is the
+    const char *name;     /**< never NULL; "" when the file has none */
+    const char *id;       /**< glTF 1.0 / COLLADA id, else NULL */
+    const char *sid;      /**< COLLADA sid / glTF 1.0 jointName, else NULL */
+    int32_t parent;       /**< -1 for a root */
+    uint32_t child_count; /**< number of entries in children */
+    const uint32_t *children; /**< node indices of the children */
+    /** Rest (default) local transform. When has_matrix is true, matrix is the
      * authoritative rest transform (it may hold shear) and rest_trs is its
      * decomposition, used only once an animation channel targets the node. */
     bool has_matrix;
-    float matrix[16];
-    vs_trs rest_trs;
-    int32_t mesh; /* -1 when none */
-    int32_t skin; /* -1 when none */
-    /* Default morph weights of this node (glTF node.weights), else NULL. */
+    float matrix[16];  /**< rest local matrix (see has_matrix) */
+    vs_trs rest_trs;   /**< rest local transform as TRS (see has_matrix) */
+    int32_t mesh; /**< -1 when none */
+    int32_t skin; /**< -1 when none */
+    /** Default morph weights of this node (glTF node.weights), else NULL;
+     * weight_count of them. @{ */
     uint32_t weight_count;
     const float *weights;
+    /** @} */
 } vs_node;
 
+/** How a primitive's vertices form points, lines or triangles (glTF modes). */
 typedef enum vs_primitive_mode {
-    VS_MODE_POINTS = 0,
-    VS_MODE_LINES = 1,
-    VS_MODE_LINE_LOOP = 2,
-    VS_MODE_LINE_STRIP = 3,
-    VS_MODE_TRIANGLES = 4,
-    VS_MODE_TRIANGLE_STRIP = 5,
-    VS_MODE_TRIANGLE_FAN = 6
+    VS_MODE_POINTS = 0,         /**< points */
+    VS_MODE_LINES = 1,          /**< separate lines */
+    VS_MODE_LINE_LOOP = 2,      /**< closed line strip */
+    VS_MODE_LINE_STRIP = 3,     /**< line strip */
+    VS_MODE_TRIANGLES = 4,      /**< separate triangles */
+    VS_MODE_TRIANGLE_STRIP = 5, /**< triangle strip */
+    VS_MODE_TRIANGLE_FAN = 6    /**< triangle fan */
 } vs_primitive_mode;
 
-/* Morph target deltas; each array is NULL when the target lacks it. */
+/** Morph target deltas; each array is NULL when the target lacks it. */
 typedef struct vs_morph_target {
-    const float *positions; /* 3 per vertex */
-    const float *normals;   /* 3 per vertex */
-    const float *tangents;  /* 3 per vertex (no w delta) */
+    const float *positions; /**< 3 per vertex */
+    const float *normals;   /**< 3 per vertex */
+    const float *tangents;  /**< 3 per vertex (no w delta) */
 } vs_morph_target;
 
-/* Vertex data decoded to plain arrays (whatever the stored component type). */
+/** Vertex data decoded to plain arrays (whatever the stored component type). */
 typedef struct vs_primitive {
-    vs_primitive_mode mode;
-    uint32_t vertex_count;
-    const float *positions; /* 3 per vertex, never NULL */
-    const float *normals;   /* 3 per vertex or NULL */
-    const float *tangents;  /* 4 per vertex (w = handedness) or NULL */
-    const float *texcoords; /* 2 per vertex (TEXCOORD_0) or NULL */
-    /* Skinning influences: influence_count per vertex (4 per JOINTS_n/
+    vs_primitive_mode mode;  /**< how the vertices are assembled */
+    uint32_t vertex_count;   /**< vertices in every per-vertex array */
+    const float *positions; /**< 3 per vertex, never NULL */
+    const float *normals;   /**< 3 per vertex or NULL */
+    const float *tangents;  /**< 4 per vertex (w = handedness) or NULL */
+    const float *texcoords; /**< 2 per vertex (TEXCOORD_0) or NULL */
+    /** Skinning influences: influence_count per vertex (4 per JOINTS_n/
      * WEIGHTS_n set, so 4, 8, 12...). Weights are the stored values, decoded
-     * from normalized integers where needed, not renormalized. 0 = unskinned. */
+     * from normalized integers where needed, not renormalized.
+     * 0 = unskinned. */
     uint32_t influence_count;
-    const uint16_t *joints;
-    const float *weights;
-    uint32_t index_count; /* 0 = non-indexed */
-    const uint32_t *indices;
-    uint32_t target_count;
-    const vs_morph_target *targets;
-    int32_t material; /* -1 when none */
-    /* For formats that de-index (COLLADA): output vertex -> source position
+    const uint16_t *joints; /**< influence_count joint indices per vertex */
+    const float *weights;   /**< influence_count weights per vertex */
+    uint32_t index_count; /**< 0 = non-indexed */
+    const uint32_t *indices; /**< index_count vertex indices */
+    uint32_t target_count;           /**< number of morph targets */
+    const vs_morph_target *targets;  /**< target_count morph targets */
+    int32_t material; /**< index into vs_asset::materials; -1 when none */
+    /** For formats that de-index (COLLADA): output vertex -> source position
      * index, else NULL. */
     const uint32_t *source_vertex;
 } vs_primitive;
 
+/** A mesh: its primitives and default morph weights. */
 typedef struct vs_mesh {
-    const char *name;
-    uint32_t primitive_count;
-    const vs_primitive *primitives;
-    uint32_t weight_count; /* default morph weights (mesh.weights) */
-    const float *weights;
+    const char *name;               /**< the mesh's name */
+    uint32_t primitive_count;       /**< number of primitives */
+    const vs_primitive *primitives; /**< primitive_count primitives */
+    uint32_t weight_count; /**< default morph weights (mesh.weights) */
+    const float *weights;  /**< weight_count weights, or NULL */
 } vs_mesh;
 
+/** A material, as far as vskin uses it. */
 typedef struct vs_material {
-    const char *name;
-    float base_color[4]; /* baseColorFactor, (1,1,1,1) by default */
+    const char *name;    /**< the material's name */
+    float base_color[4]; /**< baseColorFactor, (1,1,1,1) by default */
 } vs_material;
 
-/* A skin with joints resolved to node indices. glTF 1.0 skins are resolved per
+/** A skin with joints resolved to node indices. glTF 1.0 skins are resolved per
  * instance (through the node's "skeletons"), so one file skin may become
  * several vs_skin entries. */
 typedef struct vs_skin {
-    const char *name;
-    uint32_t joint_count;
-    const uint32_t *joints;               /* node index per joint */
-    const float *inverse_bind_matrices;   /* 16 per joint; identity if absent */
-    float bind_shape_matrix[16];          /* identity for glTF 2.0 */
-    int32_t skeleton;                     /* skeleton root node or -1 */
+    const char *name;                     /**< the skin's name */
+    uint32_t joint_count;                 /**< number of joints */
+    const uint32_t *joints;               /**< node index per joint */
+    const float *inverse_bind_matrices;   /**< 16 per joint, or NULL: each the identity */
+    float bind_shape_matrix[16];          /**< identity for glTF 2.0 */
+    int32_t skeleton;                     /**< skeleton root node or -1 */
 } vs_skin;
 
+/** The node property an animation channel drives. */
 typedef enum vs_anim_path {
-    VS_PATH_TRANSLATION = 0,
-    VS_PATH_ROTATION,
-    VS_PATH_SCALE,
-    VS_PATH_WEIGHTS
+    VS_PATH_TRANSLATION = 0, /**< vs_trs::translation */
+    VS_PATH_ROTATION,        /**< vs_trs::rotation */
+    VS_PATH_SCALE,           /**< vs_trs::scale */
+    VS_PATH_WEIGHTS          /**< the node's morph weights */
 } vs_anim_path;
 
+/** How a sampler interpolates between keys (as glTF). */
 typedef enum vs_interpolation {
-    VS_INTERP_LINEAR = 0,
-    VS_INTERP_STEP,
-    VS_INTERP_CUBICSPLINE
+    VS_INTERP_LINEAR = 0, /**< linear (rotations: spherical linear) */
+    VS_INTERP_STEP,       /**< holds each key until the next */
+    VS_INTERP_CUBICSPLINE /**< cubic Hermite spline with tangents per key */
 } vs_interpolation;
 
+/** Keyframes of one animated property. */
 typedef struct vs_anim_sampler {
-    vs_interpolation interpolation;
-    uint32_t key_count;
-    const float *times; /* key_count, strictly increasing */
-    /* Components per key: 3 (T/S), 4 (R) or the morph target count (weights). */
+    vs_interpolation interpolation; /**< how values between keys are found */
+    uint32_t key_count;             /**< number of keys */
+    const float *times; /**< key_count, strictly increasing */
+    /** Components per key: 3 (T/S), 4 (R) or the morph target count
+     * (weights). */
     uint32_t components;
-    /* key_count * components values; for CUBICSPLINE key_count * 3 *
+    /** key_count * components values; for CUBICSPLINE key_count * 3 *
      * components laid out (in-tangent, value, out-tangent) per key, as glTF. */
     const float *values;
 } vs_anim_sampler;
 
+/** Binds a sampler of a clip to one property of one node. */
 typedef struct vs_anim_channel {
-    uint32_t node;
-    vs_anim_path path;
-    uint32_t sampler;
+    uint32_t node;     /**< the animated node (index into vs_asset::nodes) */
+    vs_anim_path path; /**< the property it drives */
+    uint32_t sampler;  /**< index into the clip's samplers */
 } vs_anim_channel;
 
+/** An animation clip: channels and the samplers they read. */
 typedef struct vs_clip {
-    const char *name; /* "" when unnamed */
-    float start;      /* smallest key time over all samplers */
-    float end;        /* largest key time over all samplers */
-    uint32_t channel_count;
-    const vs_anim_channel *channels;
-    uint32_t sampler_count;
-    const vs_anim_sampler *samplers;
+    const char *name; /**< "" when unnamed */
+    float start;      /**< smallest key time over all samplers */
+    float end;        /**< largest key time over all samplers */
+    uint32_t channel_count;           /**< number of channels */
+    const vs_anim_channel *channels;  /**< channel_count channels */
+    uint32_t sampler_count;           /**< number of samplers */
+    const vs_anim_sampler *samplers;  /**< sampler_count samplers */
 } vs_clip;
 
+/** A scene: its root nodes. */
 typedef struct vs_scene {
-    const char *name;
-    uint32_t node_count;
-    const uint32_t *nodes; /* root nodes */
+    const char *name;      /**< the scene's name */
+    uint32_t node_count;   /**< number of root nodes */
+    const uint32_t *nodes; /**< root nodes */
 } vs_scene;
 
-typedef enum vs_up_axis { VS_UP_Y = 0, VS_UP_Z, VS_UP_X } vs_up_axis;
+/** The axis that points up in the source file. */
+typedef enum vs_up_axis {
+    VS_UP_Y = 0, /**< +Y up (glTF) */
+    VS_UP_Z,     /**< +Z up */
+    VS_UP_X      /**< +X up */
+} vs_up_axis;
 
-/* The runtime model every loader fills and every consumer reads. */
+/** The runtime model every loader fills and every consumer reads. */
 typedef struct vs_asset {
-    vs_source_format format;
-    const char *source_name;   /* file path or the name given to a memory load */
-    const char *generator;     /* asset.generator / authoring tool, or "" */
-    vs_up_axis up_axis;        /* Y for glTF; COLLADA's <up_axis> */
-    float unit_meters;         /* 1 for glTF; COLLADA's <unit meter> */
+    vs_source_format format;   /**< the format it was loaded from */
+    const char *source_name;   /**< file path, or the name of a memory load */
+    const char *generator;     /**< asset.generator / authoring tool, or "" */
+    vs_up_axis up_axis;        /**< Y for glTF; COLLADA's `<up_axis>` */
+    float unit_meters;         /**< 1 for glTF; COLLADA's `<unit meter>` */
 
-    uint32_t node_count;
-    const vs_node *nodes;
-    /* Every node index once, parents before children. */
+    uint32_t node_count;       /**< number of nodes */
+    const vs_node *nodes;      /**< node_count nodes */
+    /** Every node index once, parents before children. */
     const uint32_t *node_order;
 
-    uint32_t scene_count;
-    const vs_scene *scenes;
-    int32_t default_scene; /* -1 when the file has no scene: all roots then */
+    uint32_t scene_count;      /**< number of scenes */
+    const vs_scene *scenes;    /**< scene_count scenes */
+    int32_t default_scene; /**< -1 when the file has no scene: all roots then */
 
-    uint32_t mesh_count;
-    const vs_mesh *meshes;
-    uint32_t material_count;
-    const vs_material *materials;
-    uint32_t skin_count;
-    const vs_skin *skins;
-    uint32_t clip_count;
-    const vs_clip *clips;
+    uint32_t mesh_count;            /**< number of meshes */
+    const vs_mesh *meshes;          /**< mesh_count meshes */
+    uint32_t material_count;        /**< number of materials */
+    const vs_material *materials;   /**< material_count materials */
+    uint32_t skin_count;            /**< number of skins */
+    const vs_skin *skins;           /**< skin_count skins */
+    uint32_t clip_count;            /**< number of animation clips */
+    const vs_clip *clips;           /**< clip_count clips */
 
-    /* Mesh instances: nodes with a mesh that belong to the default scene (or to
-     * any root when there is no scene), in node-index order. This order is the
-     * output order of `vskin pose`. */
+    /** Mesh instances: nodes with a mesh that belong to the default scene (or
+     * to any root when there is no scene), in node-index order. This order is
+     * the output order of `vskin pose`. @{ */
     uint32_t instance_count;
     const uint32_t *instances;
+    /** @} */
 
-    void *internal_; /* owned memory; do not touch */
+    void *internal_; /**< owned memory; do not touch */
 } vs_asset;
 
 /* --------------------------------------------------------------- loading */
 
+/** Resource limits a load enforces; zero fields take the defaults. */
 typedef struct vs_limits {
-    uint64_t max_file_size;      /* bytes; default 1 GiB */
-    uint64_t max_buffer_size;    /* bytes per buffer; default 1 GiB */
-    uint64_t max_total_memory;   /* bytes the asset may allocate; default 4 GiB */
-    uint32_t max_nodes;          /* default 1,000,000 */
-    uint32_t max_joints;         /* per skin; default 65,535 */
-    uint32_t max_depth;          /* node hierarchy / XML nesting; default 1,000 */
-    /* Elements of one accessor (glTF) or <accessor count> (COLLADA), checked
+    uint64_t max_file_size;    /**< bytes; default 1 GiB */
+    uint64_t max_buffer_size;  /**< bytes per buffer; default 1 GiB */
+    uint64_t max_total_memory; /**< bytes the asset may allocate; default 4 GiB */
+    uint32_t max_nodes;        /**< default 1,000,000 */
+    uint32_t max_joints;       /**< per skin; default 65,535 */
+    uint32_t max_depth;        /**< node hierarchy / XML nesting; default 1,000 */
+    /** Elements of one accessor (glTF) or `<accessor count>` (COLLADA), checked
      * before anything is allocated for it; default 67,108,864 (2^26). */
     uint64_t max_accessor_elements;
-    uint32_t max_keyframes;      /* keys per animation sampler; default 2^20 */
+    uint32_t max_keyframes;    /**< keys per animation sampler; default 2^20 */
 } vs_limits;
 
+/** Options of vs_asset_load_file and vs_asset_load_memory. */
 typedef struct vs_load_options {
-    /* Folder used to resolve relative URIs of a memory load (NULL: none, so
+    /** Folder used to resolve relative URIs of a memory load (NULL: none, so
      * external files cannot be referenced). */
     const char *base_dir;
-    vs_limits limits; /* zero fields take the defaults above */
-    /* false (default): external URIs must stay inside the asset's folder (no
+    vs_limits limits; /**< zero fields take the defaults above */
+    /** false (default): external URIs must stay inside the asset's folder (no
      * absolute paths, no ".." above it). true: both are allowed. Other URI
      * schemes (http:, file:, ...) are never read: vskin has no network
      * access. See docs/robustness.md. */
     bool allow_external_paths;
 } vs_load_options;
 
-/* Loads glTF 2.0 (.gltf/.glb), glTF 1.0 or COLLADA, detected from content. */
+/** Loads glTF 2.0 (.gltf/.glb), glTF 1.0 or COLLADA, detected from content. */
 vs_result vs_asset_load_file(const char *path, const vs_load_options *options,
                              vs_asset **out_asset, vs_error *error);
-/* `name` is used in messages (e.g. "memory" or the original file name). */
+/** Loads an asset from memory, as vs_asset_load_file. `name` is used in
+ * messages (such as "memory" or the original file name). */
 vs_result vs_asset_load_memory(const void *data, size_t size, const char *name,
                                const vs_load_options *options,
                                vs_asset **out_asset, vs_error *error);
+/** Frees an asset and everything it owns; NULL is ignored. */
 void vs_asset_free(vs_asset *asset);
 
-/* Clip lookup by name, or by decimal index when `name_or_index` is a number.
+/** Clip lookup by name, or by decimal index when `name_or_index` is a number.
  * Returns -1 when not found. */
 int32_t vs_asset_find_clip(const vs_asset *asset, const char *name_or_index);
-/* The node's world matrix in the rest pose (no animation). */
+/** The node's world matrix in the rest pose (no animation). */
 void vs_asset_rest_world(const vs_asset *asset, uint32_t node, float out[16]);
 
-/* The embedded default asset: the glTF tutorial's SimpleSkin (glTF 2.0). */
+/** The embedded default asset: the glTF tutorial's SimpleSkin (glTF 2.0). */
 const void *vs_default_asset_data(size_t *size);
 
 /* ----------------------------------------------------------------- poses */
 
+/** The animated state of one instance of an asset (opaque). */
 typedef struct vs_pose vs_pose;
 
+/** What sampling does with a time outside the clip's range. */
 typedef enum vs_time_mode {
-    VS_TIME_CLAMP = 0, /* t outside [start, end] holds the first/last key */
-    VS_TIME_LOOP       /* t wraps into [start, end) */
+    VS_TIME_CLAMP = 0, /**< t outside [start, end] holds the first/last key */
+    VS_TIME_LOOP       /**< t wraps into [start, end) */
 } vs_time_mode;
 
+/** Creates a pose of `asset` in its rest pose, world matrices computed. The
+ * asset must outlive the pose. */
 vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
                          vs_error *error);
+/** Frees a pose; NULL is ignored. */
 void vs_pose_free(vs_pose *pose);
+/** The asset the pose was created from. */
 const vs_asset *vs_pose_asset(const vs_pose *pose);
 
-/* Every node back to its rest transform and default morph weights. */
+/** Every node back to its rest transform and default morph weights. */
 void vs_pose_reset(vs_pose *pose);
-/* Applies clip `clip` at time t on top of the current local transforms
+/** Applies clip `clip` at time t on top of the current local transforms
  * (channels the clip lacks keep their values). */
 vs_result vs_pose_sample(vs_pose *pose, uint32_t clip, float time,
                          vs_time_mode mode, vs_error *error);
-/* Recomputes every world matrix from the local transforms. */
+/** Recomputes every world matrix from the local transforms. */
 void vs_pose_update_world(vs_pose *pose);
 
-/* Local transform access (for callers that drive nodes themselves). */
+/** Sets a node's local transform (for callers that drive nodes themselves). */
 void vs_pose_set_local(vs_pose *pose, uint32_t node, const vs_trs *trs);
+/** A node's current local transform as a matrix. */
 void vs_pose_get_local(const vs_pose *pose, uint32_t node, float out[16]);
-const float *vs_pose_world(const vs_pose *pose, uint32_t node); /* float[16] */
-/* Current morph weights of a mesh node (node.weights, else mesh.weights,
- * overridden by animation); *count = 0 and NULL when it has none. */
+/** A node's world matrix (float[16]) as of the last vs_pose_update_world;
+ * NULL when node is out of range. */
+const float *vs_pose_world(const vs_pose *pose, uint32_t node);
+/** Current morph weights of a mesh node (node.weights, else mesh.weights,
+ * overridden by animation); `*count` = 0 and NULL when it has none. */
 const float *vs_pose_morph_weights(const vs_pose *pose, uint32_t node,
                                    uint32_t *count);
 
-/* Joint matrices of `skin` (16 floats per joint, out must hold
+/** Joint matrices of `skin` (16 floats per joint, out must hold
  * 16 * joint_count):
- *     J_j = R^-1 * G(joint_j) * IBM_j * BSM
+ * @verbatim
+       J_j = R^-1 * G(joint_j) * IBM_j * BSM
+   @endverbatim
  * where R = I (relative_to < 0: world-space skinning, glTF 2.0 and COLLADA)
  * or R = G(relative_to) (object-space skinning relative to that node).
  * Call vs_pose_update_world first. */
@@ -345,111 +404,129 @@ vs_result vs_pose_joint_matrices(const vs_pose *pose, uint32_t skin,
 
 /* ------------------------------------------------------------- skinning */
 
+/** Flags of a skinning job (a bit set in its `flags`). */
 typedef enum vs_skin_flags {
-    /* Use stored weights as they are. By default each vertex's weights are
+    /** Use stored weights as they are. By default each vertex's weights are
      * divided by their sum; a vertex whose weights sum to 0, less, or not a
      * finite number is unskinned: it keeps its input position, normal and
      * tangent bit for bit (copied, not transformed or normalised). */
     VS_SKIN_RAW_WEIGHTS = 1u << 0,
-    /* Write the tightly packed outputs (positions, normals: stride 0 or 12)
+    /** Write the tightly packed outputs (positions, normals: stride 0 or 12)
      * with non-temporal (streaming) stores, which bypass the caches and skip
-     * reading each output line before overwriting it. Off by default: on
-     * the machine of docs/performance.md they cost about 5 % on one thread
-     * and gained nothing on two when the machine was quiet, and gained 22 to
-     * 53 % while other tenants loaded its memory. Worth trying for big
-     * outputs the caller will not read back soon. Interleaved outputs,
-     * tangents and the dual-quaternion kernels always store through the
-     * caches. Results are bit-identical either way. */
+     * reading each output line before overwriting it. Off by default: on a
+     * quiet machine the reads they skip are cheap, so they gain nothing and
+     * can cost a little; they pay off when other work loads the memory bus,
+     * as they spare it those reads (measurements in docs/performance.md).
+     * Worth trying for big outputs the caller will not read back soon.
+     * Interleaved outputs, tangents and the dual-quaternion kernels always
+     * store through the caches. Results are bit-identical either way. */
     VS_SKIN_STREAMING_STORES = 1u << 1
 } vs_skin_flags;
 
-/* How influences are blended (see the DQS section at the end of this file). */
+/** How influences are blended (see @ref dqs "dual-quaternion skinning"). */
 typedef enum vs_skin_method {
-    VS_SKIN_LINEAR = 0,         /* linear blend skinning: sum_i w_i * J_i */
-    VS_SKIN_DUAL_QUATERNION = 1 /* dual-quaternion skinning with scale */
+    VS_SKIN_LINEAR = 0,         /**< linear blend skinning: sum_i w_i * J_i */
+    VS_SKIN_DUAL_QUATERNION = 1 /**< dual-quaternion skinning with scale */
 } vs_skin_method;
 
-/* One skinning job, ozz-style: every buffer with its stride in bytes (0 means
+/** One skinning job, ozz-style: every buffer with its stride in bytes (0 means
  * tightly packed). Inputs are read-only; nothing allocates. Reentrant: jobs on
  * disjoint outputs may run on different threads at once.
- *   skinMat = sum_i w_i * J[joint_i]
- *   position' = skinMat * (p, 1)
- *   normal'   = normalize(inverse-transpose(skinMat3x3) * n)
- *   tangent'  = normalize(skinMat3x3 * t.xyz), w copied when both strides
- *               hold 4 floats (tangent_components == 4) */
+ * @verbatim
+     skinMat = sum_i w_i * J[joint_i]
+     position' = skinMat * (p, 1)
+     normal'   = normalize(inverse-transpose(skinMat3x3) * n)
+     tangent'  = normalize(skinMat3x3 * t.xyz), w copied when both strides
+                 hold 4 floats (tangent_components == 4)
+   @endverbatim */
 typedef struct vs_skinning_job {
-    size_t vertex_count;
-    uint32_t influence_count;     /* influences per vertex, >= 1 */
-    const float *joint_matrices;  /* 16 per joint, column-major */
-    uint32_t joint_count;         /* joint indices must be < joint_count */
+    size_t vertex_count;          /**< vertices to skin */
+    uint32_t influence_count;     /**< influences per vertex, >= 1 */
+    const float *joint_matrices;  /**< 16 per joint, column-major */
+    uint32_t joint_count;         /**< joint indices must be < joint_count */
 
-    const uint16_t *joints;  size_t joints_stride;  /* influence_count u16 */
-    const float *weights;    size_t weights_stride; /* influence_count floats */
+    /** Joint indices (influence_count u16 per vertex) and weights
+     * (influence_count floats per vertex), each with its stride. @{ */
+    const uint16_t *joints;  size_t joints_stride;
+    const float *weights;    size_t weights_stride;
+    /** @} */
 
+    /** Positions (3 floats per vertex), read from in_positions and written to
+     * out_positions, each with its stride. @{ */
     const float *in_positions;  size_t in_positions_stride;
     float *out_positions;       size_t out_positions_stride;
-    const float *in_normals;    size_t in_normals_stride;   /* optional */
+    /** @} */
+    /** Optional normals (3 floats per vertex), in and out with their strides;
+     * both pointers set or both NULL. @{ */
+    const float *in_normals;    size_t in_normals_stride;
     float *out_normals;         size_t out_normals_stride;
-    const float *in_tangents;   size_t in_tangents_stride;  /* optional */
+    /** @} */
+    /** Optional tangents (tangent_components floats per vertex), in and out
+     * with their strides; both pointers set or both NULL. @{ */
+    const float *in_tangents;   size_t in_tangents_stride;
     float *out_tangents;        size_t out_tangents_stride;
-    uint32_t tangent_components; /* 3 or 4 (default 4) */
+    /** @} */
+    uint32_t tangent_components; /**< 3 or 4 (default 4) */
 
-    uint32_t flags; /* vs_skin_flags */
+    uint32_t flags; /**< vs_skin_flags */
 
-    /* VS_SKIN_LINEAR when zero-initialised. */
+    /** VS_SKIN_LINEAR when zero-initialised. */
     vs_skin_method method;
-    /* VS_SKIN_DUAL_QUATERNION only, optional: VS_DQ_JOINT_FLOATS floats per
+    /** VS_SKIN_DUAL_QUATERNION only, optional: VS_DQ_JOINT_FLOATS floats per
      * joint from vs_joint_dual_quaternions. When set, joint_matrices may be
      * NULL. When NULL, the job converts joint_matrices itself (each joint
      * once per run for up to VS_DQ_JOINT_CACHE joints, on the stack; per
      * influence beyond that), so precompute it when one pose is skinned in
      * many jobs. */
     const float *joint_dual_quaternions;
-    uint32_t isa;   /* vs_isa: which kernel runs; 0 (VS_ISA_AUTO) = fastest */
+    uint32_t isa;   /**< vs_isa: which kernel runs; 0 (VS_ISA_AUTO) = fastest */
 } vs_skinning_job;
 
+/** Checks a job without running it: counts, method, required buffers, in/out
+ * pairs and strides (VS_ERROR_ARGUMENT names the first problem). */
 vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error);
-/* Validates, then runs the kernel that job->isa names (VS_ISA_AUTO: the
+/** Validates, then runs the kernel that job->isa names (VS_ISA_AUTO: the
  * fastest this CPU has; see "Skinning kernels" below). Every kernel matches
  * vs_skinning_job_run_reference within 1e-5 * max(1, |reference|), for both
  * methods. Dual quaternions have SSE2 and AVX2+FMA kernels and a plain C
  * one (VS_ISA_PORTABLE); VS_ISA_AVX512 runs the AVX2 one for them. */
 vs_result vs_skinning_job_run(const vs_skinning_job *job, vs_error *error);
-/* The scalar reference implementation (double arithmetic, one vertex at a
+/** The scalar reference implementation (double arithmetic, one vertex at a
  * time; ignores job->isa). Validates first. */
 vs_result vs_skinning_job_run_reference(const vs_skinning_job *job,
                                         vs_error *error);
 
 /* ------------------------------------------- posed meshes (convenience) */
 
-/* Posed geometry of one primitive of a mesh instance, world space. Arrays are
+/** Posed geometry of one primitive of a mesh instance, world space. Arrays are
  * owned by the caller (see vs_posed_primitive_free). */
 typedef struct vs_posed_primitive {
-    uint32_t vertex_count;
-    float *positions; /* 3 per vertex */
-    float *normals;   /* 3 per vertex or NULL */
-    float *tangents;  /* 4 per vertex or NULL */
+    uint32_t vertex_count; /**< vertices in each array */
+    float *positions; /**< 3 per vertex */
+    float *normals;   /**< 3 per vertex or NULL */
+    float *tangents;  /**< 4 per vertex or NULL */
 } vs_posed_primitive;
 
-/* Where skinned results land. */
+/** Where skinned results land. */
 typedef enum vs_skin_space {
-    /* World space (glTF 2.0, glTF 1.0 after the mesh node's transform, and
+    /** World space (glTF 2.0, glTF 1.0 after the mesh node's transform, and
      * COLLADA's default). */
     VS_SPACE_WORLD = 0,
-    /* Relative to the skin's skeleton root (vs_skin.skeleton: COLLADA's
-     * <instance_controller><skeleton>, glTF's skin.skeleton), as COLLADA's
+    /** Relative to the skin's skeleton root (vs_skin.skeleton: COLLADA's
+     * `<instance_controller><skeleton>`, glTF's skin.skeleton), as COLLADA's
      * object-space skinning: J_j = G(root)^-1 * G(joint_j) * IBM_j * BSM.
      * Skins without a skeleton root, and rigid meshes, stay in world space. */
     VS_SPACE_SKELETON = 1
 } vs_skin_space;
 
+/** Options of vs_pose_mesh_primitive and the pose bounds. */
 typedef struct vs_pose_mesh_options {
-    uint32_t skin_flags; /* vs_skin_flags */
-    vs_skin_space space; /* VS_SPACE_WORLD when zero-initialised */
-    vs_skin_method method; /* VS_SKIN_LINEAR when zero-initialised */
+    uint32_t skin_flags; /**< vs_skin_flags */
+    vs_skin_space space; /**< VS_SPACE_WORLD when zero-initialised */
+    vs_skin_method method; /**< VS_SKIN_LINEAR when zero-initialised */
 } vs_pose_mesh_options;
 
-/* Morph targets (current weights), then skinning with world-space joint
+/** Morph targets (current weights), then skinning with world-space joint
  * matrices for skinned nodes (the node's own transform is ignored, glTF 2.0
  * §3.7.3.3), or the node's world matrix for rigid meshes.
  * Call vs_pose_update_world first. */
@@ -457,20 +534,27 @@ vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
                                  uint32_t primitive,
                                  const vs_pose_mesh_options *options,
                                  vs_posed_primitive *out, vs_error *error);
+/** Frees the arrays of a posed primitive and zeroes it; NULL is ignored. */
 void vs_posed_primitive_free(vs_posed_primitive *posed);
 
-/* Bounds of all posed mesh instances; returns false when there is no vertex. */
+/** Bounds of all posed mesh instances; returns false when there is no
+ * vertex. */
 bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
                     float out_min[3], float out_max[3]);
 
 /* ------------------------------------- dual-quaternion skinning (DQS) */
-/*
+/**
+ * @page dqs Dual-quaternion skinning with scale
+ *
+ * How VS_SKIN_DUAL_QUATERNION blends the joints of a vertex.
+ *
  * Dual-quaternion skinning with scale (Kavan et al. 2008, "DQS with scale"):
  * each joint matrix J = [M | t] (M its 3x3 part) is split into a rigid part,
  * a unit dual quaternion (R, t), and a scale/shear matrix S = R^T * M applied
  * before it, so J = [R | t] * S exactly. R is the rotation nearest to M
  * (polar decomposition, found robustly as the dominant eigenvector of
  * Bar-Itzhack's 4x4 matrix, so singular and zero-scale M work too).
+ *
  * Rules:
  *   - rigid joints (M^T M = I within 1e-5, det M > 0) get S = I exactly;
  *   - mirroring joints (det M < 0) take R nearest to -M; S = R^T M then holds
@@ -481,26 +565,28 @@ bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
  *   - per vertex, with w_i the weights under the same rules as linear
  *     skinning (divided by their sum unless VS_SKIN_RAW_WEIGHTS; a sum that
  *     is not positive leaves the vertex as it is):
- *       dq = sum_i w_i * s_i * dq_i, s_i = -1 when real(dq_i) . real(dq_p) < 0
- *            (p: the vertex's first influence with a non-zero weight; this
- *            takes the shortest path between q and -q, which are the same
- *            rotation), then dq /= |real(dq)|;
- *       S  = sum_i w_i * S_i (blended linearly);
- *       A  = rotation(dq) * S,  position' = A * p + translation(dq),
- *       normal' = normalize(inverse-transpose(A) * n),
- *       tangent' = normalize(A * t.xyz), w copied.
+ * @verbatim
+       dq = sum_i w_i * s_i * dq_i, s_i = -1 when real(dq_i) . real(dq_p) < 0
+            (p: the vertex's first influence with a non-zero weight; this
+            takes the shortest path between q and -q, which are the same
+            rotation), then dq /= |real(dq)|;
+       S  = sum_i w_i * S_i (blended linearly);
+       A  = rotation(dq) * S,  position' = A * p + translation(dq),
+       normal' = normalize(inverse-transpose(A) * n),
+       tangent' = normalize(A * t.xyz), w copied.
+   @endverbatim
  *     A blended real part of length 0 (raw weights summing to 0) gives
  *     R = I, t = 0, so the vertex collapses to S * p as linear skinning does.
  */
 
-/* Floats per joint in vs_joint_dual_quaternions' output (and in the GPU
+/** Floats per joint in vs_joint_dual_quaternions' output (and in the GPU
  * upload): real xyzw, dual xyzw, then S as three columns xyz0. The layout
  * is 5 vec4s, one RGBA32F texel each. */
 #define VS_DQ_JOINT_FLOATS 20
-/* Joints a job without joint_dual_quaternions converts once per run. */
+/** Joints a job without joint_dual_quaternions converts once per run. */
 #define VS_DQ_JOINT_CACHE 128
 
-/* Converts count column-major joint matrices (16 floats each) to the layout
+/** Converts count column-major joint matrices (16 floats each) to the layout
  * above (out: VS_DQ_JOINT_FLOATS * count floats). Every joint is written;
  * VS_ERROR_INVALID names the first joint with a non-finite element (its
  * output is then NaN). Cost: a 4x4 Jacobi eigen solve per joint. */
@@ -508,52 +594,56 @@ vs_result vs_joint_dual_quaternions(const float *joint_matrices, uint32_t count,
                                     float *out, vs_error *error);
 
 /* ------------------------------------------- validation and reweighting
- * (issue 6: `vskin validate`, `vskin reweight`; docs/validate.md) */
+ * (`vskin validate`, `vskin reweight`; docs/validate.md) */
 
+/** How serious a validation issue is. */
 typedef enum vs_severity {
-    VS_SEVERITY_ERROR = 0, /* breaks the format's rules or skinning */
-    VS_SEVERITY_WARNING,   /* legal but likely wrong, or ignored by runtimes */
-    VS_SEVERITY_INFO,      /* worth knowing (e.g. bind pose != rest pose) */
-    VS_SEVERITY_HINT
+    VS_SEVERITY_ERROR = 0, /**< breaks the format's rules or skinning */
+    VS_SEVERITY_WARNING, /**< legal but likely wrong, or ignored by runtimes */
+    VS_SEVERITY_INFO,    /**< worth knowing (such as bind pose != rest pose) */
+    VS_SEVERITY_HINT     /**< a suggestion; nothing is wrong */
 } vs_severity;
 
-/* One problem. code is a stable upper-case identifier: the Khronos
+/** One problem. code is a stable upper-case identifier: the Khronos
  * glTF-Validator's code where one matches ("ACCESSOR_JOINTS_INDEX_OOB"),
  * else a vskin one ("SKIN_TOO_MANY_INFLUENCES"). pointer is a JSON pointer
  * into the glTF document ("/meshes/0/primitives/0/attributes/WEIGHTS_0"),
  * or the same shape over the loaded model for glTF 1.0 / COLLADA, or "" for
  * the file as a whole. */
 typedef struct vs_validation_issue {
-    const char *code;
-    vs_severity severity;
-    const char *pointer;
-    const char *message;
+    const char *code;     /**< stable identifier (see above) */
+    vs_severity severity; /**< how serious it is */
+    const char *pointer;  /**< where it is (see above) */
+    const char *message;  /**< what is wrong, in English */
 } vs_validation_issue;
 
+/** The issues found in one file or asset (free it with
+ * vs_validation_report_free). */
 typedef struct vs_validation_report {
-    const char *source_name;
-    vs_source_format format;  /* VS_FORMAT_UNKNOWN when not recognised */
-    bool loaded;              /* vs_asset_load_* accepted the file */
-    uint32_t issue_count;
-    const vs_validation_issue *issues; /* in the order found */
-    uint32_t counts[4];                /* issues per vs_severity */
-    void *internal_;
+    const char *source_name;  /**< the file or asset validated */
+    vs_source_format format;  /**< VS_FORMAT_UNKNOWN when not recognised */
+    bool loaded;              /**< vs_asset_load_* accepted the file */
+    uint32_t issue_count;     /**< number of issues */
+    const vs_validation_issue *issues; /**< in the order found */
+    uint32_t counts[4];                /**< issues per vs_severity */
+    void *internal_;                   /**< owned memory; do not touch */
 } vs_validation_report;
 
+/** Options of vs_validate_file and vs_validate_asset. */
 typedef struct vs_validate_options {
-    /* More influences with a non-zero weight than this on one vertex is a
+    /** More influences with a non-zero weight than this on one vertex is a
      * warning (SKIN_TOO_MANY_INFLUENCES); 0 = 4. */
     uint32_t max_influences;
-    /* |sum of weights - 1| above this is ACCESSOR_WEIGHTS_NON_NORMALIZED;
+    /** |sum of weights - 1| above this is ACCESSOR_WEIGHTS_NON_NORMALIZED;
      * 0 = 1e-3 (tolerates float and 8/16-bit quantization rounding). */
     float weight_tolerance;
-    vs_load_options load;
-    /* At most this many issues per report (the rest are counted in a final
+    vs_load_options load; /**< how vs_validate_file loads the file */
+    /** At most this many issues per report (the rest are counted in a final
      * VALIDATION_TRUNCATED info issue); 0 = 10,000. */
     uint32_t max_issues;
 } vs_validate_options;
 
-/* Validates a file: for glTF 2.0 a pass over the raw JSON and buffers that
+/** Validates a file: for glTF 2.0 a pass over the raw JSON and buffers that
  * collects every problem (so files the loader rejects still get all of
  * them), then the loader (its error, if any, is one more issue, code
  * "LOAD_FAILED"), then model-level skin checks on the loaded asset. Returns
@@ -561,53 +651,57 @@ typedef struct vs_validate_options {
  * the file cannot be read or memory runs out. */
 vs_result vs_validate_file(const char *path, const vs_validate_options *options,
                            vs_validation_report **out_report, vs_error *error);
-/* The model-level checks alone, on any loaded asset. */
+/** The model-level checks alone, on any loaded asset. */
 vs_result vs_validate_asset(const vs_asset *asset,
                             const vs_validate_options *options,
                             vs_validation_report **out_report,
                             vs_error *error);
+/** Frees a report; NULL is ignored. */
 void vs_validation_report_free(vs_validation_report *report);
-/* "error", "warning", "info", "hint". */
+/** "error", "warning", "info", "hint". */
 const char *vs_severity_string(vs_severity severity);
 
+/** Options of vs_asset_reweight. */
 typedef struct vs_reweight_options {
-    uint32_t max_influences; /* keep this many largest weights, >= 1 */
-    /* Divide the kept weights by their sum. Without it the kept weights are
+    uint32_t max_influences; /**< keep this many largest weights, >= 1 */
+    /** Divide the kept weights by their sum. Without it the kept weights are
      * stored as they are (their sum is then below the original's). */
     bool normalize;
 } vs_reweight_options;
 
+/** What vs_asset_reweight changed. */
 typedef struct vs_reweight_stats {
-    uint32_t vertices_changed; /* vertices that lost at least one influence */
-    uint32_t influences_dropped; /* non-zero weights removed */
-    float max_dropped_weight;  /* largest single weight removed */
+    uint32_t vertices_changed; /**< vertices that lost at least one influence */
+    uint32_t influences_dropped; /**< non-zero weights removed */
+    float max_dropped_weight;  /**< largest single weight removed */
 } vs_reweight_stats;
 
-/* A copy of `source` whose skinned primitives keep each vertex's
+/** A copy of `source` whose skinned primitives keep each vertex's
  * max_influences largest weights (ties: the lower set position wins),
  * padded with zero weights to a multiple of 4 influences. A vertex that is
  * unskinned under the default weights rule (its weights sum to 0, less, or
- * not a finite number) gets only zero weights, so it stays unskinned. The copy owns its
- * meshes, primitives, joints and weights and BORROWS everything else from
- * source: free it (vs_asset_free) before source. stats may be NULL. */
+ * not a finite number) gets only zero weights, so it stays unskinned. The
+ * copy owns its meshes, primitives, joints and weights and BORROWS
+ * everything else from source: free it (vs_asset_free) before source. stats
+ * may be NULL. */
 vs_result vs_asset_reweight(const vs_asset *source,
                             const vs_reweight_options *options,
                             vs_asset **out_asset, vs_reweight_stats *stats,
                             vs_error *error);
 
-/* The largest distance between the skinned vertex positions of two assets
+/** The largest distance between the skinned vertex positions of two assets
  * with the same nodes, meshes and clips (a source and its reweighted copy):
  * over the rest pose and every clip sampled every 1/rate_hz seconds from
  * start to end (end included); rate_hz 0 = 30. Default (normalized) weights,
- * world space. *out_clip is the clip where it occurs (-1: rest pose) and
- * *out_time the time. */
+ * world space. `*out_clip` is the clip where it occurs (-1: rest pose) and
+ * `*out_time` the time. */
 vs_result vs_max_position_error(const vs_asset *a, const vs_asset *b,
                                 float rate_hz, float *out_error,
                                 int32_t *out_clip, float *out_time,
                                 vs_error *error);
-/* ------------------------------------------ skinned bounds (issue 7) */
+/* ---------------------------------------------------- skinned bounds */
 
-/* Bind-space box of the vertices joint `joint` influences (weight > 0) in
+/** Bind-space box of the vertices joint `joint` influences (weight > 0) in
  * primitive `primitive` of mesh instance asset->instances[instance], in the
  * joint's own bind space (IBM_j * BSM * p, morph extents included; see
  * docs/bounds.md). Built once at load. Returns false when the joint
@@ -616,7 +710,7 @@ bool vs_asset_joint_bounds(const vs_asset *asset, uint32_t instance,
                            uint32_t primitive, uint32_t joint,
                            float out_min[3], float out_max[3]);
 
-/* A conservative world box of all posed mesh instances from the joint
+/** A conservative world box of all posed mesh instances from the joint
  * matrices alone: per influence set of each primitive, the joints' images of
  * that set's bind-space boxes intersected with a least-weight blend bound
  * (docs/bounds.md); rigid instances: world matrix x mesh box. It always
@@ -629,110 +723,136 @@ bool vs_pose_fast_bounds(const vs_pose *pose,
                          const vs_pose_mesh_options *options,
                          float out_min[3], float out_max[3]);
 
-/* ============================================ skinning kernels (issue 5) */
-/* SIMD kernels picked at run time from the CPU's features; one binary runs
- * everywhere. See docs/skinning.md, "Kernels, dispatch and the stream". */
+/* ================================================== skinning kernels */
 
+/** A skinning kernel, by the instruction set it uses. SIMD kernels are
+ * picked at run time from the CPU's features; one binary runs everywhere.
+ * See docs/skinning.md, "Kernels, dispatch and the stream". */
 typedef enum vs_isa {
-    VS_ISA_AUTO = 0,   /* the fastest kernel this CPU runs */
-    VS_ISA_SCALAR,     /* vs_skinning_job_run_reference (double, per vertex) */
-    VS_ISA_PORTABLE,   /* plain C, float, 4 vertices per step, any CPU */
-    VS_ISA_SSE2,       /* x86-64 baseline, 4 vertices per step */
-    VS_ISA_AVX2,       /* AVX2 + FMA, 8 vertices per step */
-    VS_ISA_AVX512,     /* AVX-512F, 16 vertices per step */
-    VS_ISA_COUNT
+    VS_ISA_AUTO = 0, /**< the fastest kernel this CPU runs */
+    VS_ISA_SCALAR,   /**< vs_skinning_job_run_reference (double, per vertex) */
+    VS_ISA_PORTABLE, /**< plain C, float, 4 vertices per step, any CPU */
+    VS_ISA_SSE2,     /**< x86-64 baseline, 4 vertices per step */
+    VS_ISA_AVX2,     /**< AVX2 + FMA, 8 vertices per step */
+    VS_ISA_AVX512,   /**< AVX-512F, 16 vertices per step */
+    VS_ISA_COUNT     /**< the number of values above, not a kernel */
 } vs_isa;
 
-/* The fastest ISA this CPU (and this build) supports. */
+/** The fastest ISA this CPU (and this build) supports. */
 vs_isa vs_cpu_best_isa(void);
-/* Whether this CPU runs isa (VS_ISA_AUTO, SCALAR and PORTABLE: always). */
+/** Whether this CPU runs isa (VS_ISA_AUTO, SCALAR and PORTABLE: always). */
 bool vs_isa_supported(vs_isa isa);
-/* "auto", "scalar", "portable", "sse2", "avx2", "avx512"; "?" otherwise. */
+/** "auto", "scalar", "portable", "sse2", "avx2", "avx512"; "?" otherwise. */
 const char *vs_isa_name(vs_isa isa);
 
 /* ---- the prepared skin stream: compact influences built once per mesh --- */
 
+/** How a prepared skin stream stores its weights. */
 typedef enum vs_skin_weight_format {
-    VS_SKIN_WEIGHTS_UNORM16 = 0, /* 2 bytes, w = q / 65535, not renormalised */
-    VS_SKIN_WEIGHTS_FLOAT = 1    /* 4 bytes per weight, exact */
+    VS_SKIN_WEIGHTS_UNORM16 = 0, /**< 2 bytes, w = q / 65535, not
+                                      renormalised */
+    VS_SKIN_WEIGHTS_FLOAT = 1    /**< 4 bytes per weight, exact */
 } vs_skin_weight_format;
 
+/** The source influences a skin stream is built from. */
 typedef struct vs_skin_stream_desc {
-    size_t vertex_count;
-    uint32_t influence_count; /* influences per vertex in the source, >= 1 */
-    uint32_t joint_count;     /* <= 256: u8 indices, else u16 */
-    const uint16_t *joints;  size_t joints_stride;  /* 0 = packed */
-    const float *weights;    size_t weights_stride; /* 0 = packed */
-    /* VS_SKIN_RAW_WEIGHTS: keep weights as stored; otherwise they are
+    size_t vertex_count;      /**< vertices in the source */
+    uint32_t influence_count; /**< influences per vertex in the source, >= 1 */
+    uint32_t joint_count;     /**< <= 256: u8 indices, else u16 */
+    /** Joint indices (influence_count u16 per vertex) and weights
+     * (influence_count floats per vertex), each with its stride in bytes
+     * (0 = packed). @{ */
+    const uint16_t *joints;  size_t joints_stride;
+    const float *weights;    size_t weights_stride;
+    /** @} */
+    /** VS_SKIN_RAW_WEIGHTS: keep weights as stored; otherwise they are
      * divided by their sum here, once (a non-positive or non-finite sum
      * makes the vertex unskinned: it keeps its input bit for bit). */
     uint32_t flags;
-    vs_skin_weight_format weight_format;
+    vs_skin_weight_format weight_format; /**< how the weights are stored */
 } vs_skin_stream_desc;
 
+/** Compact influences of one mesh, prepared once (opaque). */
 typedef struct vs_skin_stream vs_skin_stream;
 
-/* Immutable once built; may be shared by any number of threads. Zero
- * weights are dropped and vertices grouped by their remaining influence
- * count; within a group (of up to 8 influences), vertices with the same
- * joints follow each other, eight at a time sharing one copy of the joints
- * and skinned together from broadcast joint matrices (docs/skinning.md,
- * "Chunks"). Stream position s holds the source vertex
+/** Builds a stream from desc. Immutable once built; may be shared by any
+ * number of threads. Zero weights are dropped and vertices grouped by their
+ * remaining influence count; within a group (of up to 8 influences),
+ * vertices with the same joints follow each other, eight at a time sharing
+ * one copy of the joints and skinned together from broadcast joint matrices
+ * (docs/skinning.md, "Chunks"). Stream position s holds the source vertex
  * vs_skin_stream_vertex_order(stream)[s].
  * Errors: joint index >= joint_count (VS_ERROR_INVALID), a weight outside
  * [0, 1] for UNORM16 (VS_ERROR_INVALID), vertex_count >= 2^32 (LIMIT). */
 vs_result vs_skin_stream_create(const vs_skin_stream_desc *desc,
                                 vs_skin_stream **out_stream, vs_error *error);
+/** Frees a stream; NULL is ignored. */
 void vs_skin_stream_free(vs_skin_stream *stream);
+/** The number of vertices in the stream (the source's vertex_count). */
 size_t vs_skin_stream_vertex_count(const vs_skin_stream *stream);
-/* Bytes the stream holds per vertex, influences only (not the order). */
+/** Bytes the stream holds per vertex, influences only (not the order). */
 double vs_skin_stream_bytes_per_vertex(const vs_skin_stream *stream);
-/* Stream position -> source vertex index (vertex_count entries). */
+/** Stream position -> source vertex index (vertex_count entries). */
 const uint32_t *vs_skin_stream_vertex_order(const vs_skin_stream *stream);
-/* Largest influence count kept for any vertex (0 when none). */
+/** Largest influence count kept for any vertex (0 when none). */
 uint32_t vs_skin_stream_max_influences(const vs_skin_stream *stream);
 
+/** How the attribute buffers of a vs_skin_stream_job are indexed. */
 typedef enum vs_skin_stream_order {
-    /* Attribute buffers are indexed by source vertex: inputs are gathered and
+    /** Attribute buffers are indexed by source vertex: inputs are gathered and
      * outputs scattered through the vertex order. No preparation needed. */
     VS_STREAM_ORDER_SOURCE = 0,
-    /* Attribute buffers are already permuted into stream order (element s is
+    /** Attribute buffers are already permuted into stream order (element s is
      * source vertex order[s]; remap index buffers once with the inverse):
      * purely sequential access, the fastest. */
     VS_STREAM_ORDER_STREAM = 1
 } vs_skin_stream_order;
 
-/* Skins stream positions [first_vertex, first_vertex + vertex_count), so
+/** Skins stream positions [first_vertex, first_vertex + vertex_count), so
  * threads can split one stream into disjoint ranges. Attribute buffers and
  * strides as in vs_skinning_job (0 = packed); they hold
  * vs_skin_stream_vertex_count(stream) vertices, indexed as `order` says. */
 typedef struct vs_skin_stream_job {
-    const vs_skin_stream *stream;
-    const float *joint_matrices; /* desc.joint_count x 16, column-major */
-    size_t first_vertex;
-    size_t vertex_count;
-    uint32_t order; /* vs_skin_stream_order */
+    const vs_skin_stream *stream; /**< the prepared influences */
+    const float *joint_matrices; /**< desc.joint_count x 16, column-major */
+    size_t first_vertex;         /**< first stream position to skin */
+    size_t vertex_count;         /**< stream positions to skin */
+    uint32_t order; /**< vs_skin_stream_order */
 
+    /** Positions (3 floats per vertex), read from in_positions (required)
+     * and written to out_positions, each with its stride. @{ */
     const float *in_positions;  size_t in_positions_stride;
     float *out_positions;       size_t out_positions_stride;
-    const float *in_normals;    size_t in_normals_stride;   /* optional */
+    /** @} */
+    /** Optional normals (3 floats per vertex), in and out with their strides;
+     * both pointers set or both NULL. @{ */
+    const float *in_normals;    size_t in_normals_stride;
     float *out_normals;         size_t out_normals_stride;
-    const float *in_tangents;   size_t in_tangents_stride;  /* optional */
+    /** @} */
+    /** Optional tangents (tangent_components floats per vertex), in and out
+     * with their strides; both pointers set or both NULL. @{ */
+    const float *in_tangents;   size_t in_tangents_stride;
     float *out_tangents;        size_t out_tangents_stride;
-    uint32_t tangent_components; /* 3 or 4 (default 4) */
-    uint32_t isa;                /* vs_isa; SCALAR runs PORTABLE */
-    /* VS_SKIN_STREAMING_STORES or 0 (vs_skin_flags); the weight flags
+    /** @} */
+    uint32_t tangent_components; /**< 3 or 4 (default 4) */
+    uint32_t isa;                /**< vs_isa; SCALAR runs PORTABLE */
+    /** VS_SKIN_STREAMING_STORES or 0 (vs_skin_flags); the weight flags
      * belong to the stream's desc. */
     uint32_t flags;
 } vs_skin_stream_job;
 
+/** Checks a stream job without running it: required pointers, the range,
+ * order, tangent_components, in/out pairs and strides (VS_ERROR_ARGUMENT
+ * names the first problem). */
 vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
                                       vs_error *error);
+/** Validates, then skins the job's range with the kernel job->isa names
+ * (VS_ERROR_UNSUPPORTED when this CPU or build lacks it). */
 vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job,
                                  vs_error *error);
 
-/* ======================================= synthetic assets (issue 5, bench) */
-/* A skinned tube for scale tests without downloads: a chain of joint_count
+/* ============================================ synthetic assets (benchmarks) */
+/** A skinned tube for scale tests without downloads: a chain of joint_count
  * joints along +Y (root at the origin, each bone `length / joint_count`
  * long), rings of `segments` vertices (radius 0.1 * length) from y = 0 to
  * y = length, each vertex weighted on its `influence_count` nearest joints
@@ -742,51 +862,53 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job,
  * rings). Valid glTF 2.0 (JOINTS_0/WEIGHTS_0, plus _1 above 4 influences;
  * unsigned byte joints up to 256 joints, else unsigned short). */
 typedef struct vs_synthetic_tube_desc {
-    uint32_t joint_count;     /* 1 .. 65535 */
-    uint32_t vertex_count;    /* >= 1; rounded up to whole rings */
-    uint32_t influence_count; /* 1 .. 8 */
-    uint32_t segments;        /* vertices per ring; 0 = 16; 3 .. 1024 */
-    float length;             /* 0 = 1 metre */
+    uint32_t joint_count;     /**< 1 .. 65535 */
+    uint32_t vertex_count;    /**< >= 1; rounded up to whole rings */
+    uint32_t influence_count; /**< 1 .. 8 */
+    uint32_t segments;        /**< vertices per ring; 0 = 16; 3 .. 1024 */
+    float length;             /**< 0 = 1 metre */
 } vs_synthetic_tube_desc;
 
-/* The tube as GLB bytes in *out_glb (malloc'd; free() it), *out_size bytes.
- * Refuses (VS_ERROR_ARGUMENT) counts outside the ranges above and, with
- * VS_ERROR_LIMIT, more than 2^26 vertices. */
+/** The tube as GLB bytes in `*out_glb` (malloc'd; free() it), `*out_size`
+ * bytes. Refuses (VS_ERROR_ARGUMENT) counts outside the ranges above and,
+ * with VS_ERROR_LIMIT, more than 2^26 vertices. */
 vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc,
                             void **out_glb, size_t *out_size, vs_error *error);
-/* The rounded vertex count vs_synthetic_tube writes for desc (0 if invalid). */
+/** The rounded vertex count vs_synthetic_tube writes for desc (0 if
+ * invalid). */
 uint32_t vs_synthetic_tube_vertex_count(const vs_synthetic_tube_desc *desc);
 
-/* ------------------------------------------ threads and crowds (issue 5)
- * See docs/threads.md. A vs_context owns a small pthread pool; nothing in
- * vskin starts a thread unless the caller creates a context with
+/* ------------------------------------------------- threads and crowds */
+
+/** A small pthread pool for parallel calls (opaque); see docs/threads.md.
+ * Nothing in vskin starts a thread unless the caller creates a context with
  * thread_count >= 2. The calling thread always works too. A context runs one
  * parallel call at a time: use one context per calling thread. */
-
 typedef struct vs_context vs_context;
 
+/** Options of vs_context_create. */
 typedef struct vs_context_options {
-    /* Threads working on a parallel call, the caller included: 0 or 1 = the
+    /** Threads working on a parallel call, the caller included: 0 or 1 = the
      * caller only (no thread is started); N starts N - 1 workers. At most
      * 256. */
     uint32_t thread_count;
 } vs_context_options;
 
-/* options may be NULL (= caller only). */
+/** Creates a context; options may be NULL (= caller only). */
 vs_result vs_context_create(const vs_context_options *options,
                             vs_context **out_context, vs_error *error);
-/* Joins the workers. Must not be called while a parallel call runs. */
+/** Joins the workers. Must not be called while a parallel call runs. */
 void vs_context_free(vs_context *context);
-/* Participants of a parallel call, the caller included (>= 1). */
+/** Participants of a parallel call, the caller included (>= 1). */
 uint32_t vs_context_thread_count(const vs_context *context);
 
-/* One task: indices [begin, end) of the range, run by participant `worker`
+/** One task: indices [begin, end) of the range, run by participant `worker`
  * (0 = the calling thread, 1 .. thread_count - 1 the pool's threads), so a
  * task may use per-worker scratch indexed by it. */
 typedef void (*vs_parallel_fn)(void *user, size_t begin, size_t end,
                                uint32_t worker);
 
-/* Calls fn over [0, count) in chunks of `grain` indices (0 = 1) spread over
+/** Calls fn over [0, count) in chunks of `grain` indices (0 = 1) spread over
  * the pool and the caller; returns when every chunk is done. A nested call
  * (from inside fn) or a concurrent call on the same context from another
  * thread returns VS_ERROR_ARGUMENT without running anything. */
@@ -794,21 +916,21 @@ vs_result vs_context_parallel_for(vs_context *context, size_t count,
                                   size_t grain, vs_parallel_fn fn, void *user,
                                   vs_error *error);
 
-/* Validates the job, then runs vs_skinning_job_run on disjoint vertex ranges
+/** Validates the job, then runs vs_skinning_job_run on disjoint vertex ranges
  * across the pool. Results are identical to vs_skinning_job_run (each vertex
  * is computed by the same code); context may be NULL (= caller only). */
 vs_result vs_skinning_job_run_parallel(vs_context *context,
                                        const vs_skinning_job *job,
                                        vs_error *error);
 
-/* The same for a prepared stream's job: validated, then vs_skin_stream_job_run
+/** The same for a prepared stream's job: validated, then vs_skin_stream_job_run
  * on disjoint ranges of its stream positions across the pool. Results are
  * identical to one vs_skin_stream_job_run. context may be NULL. */
 vs_result vs_skin_stream_job_run_parallel(vs_context *context,
                                           const vs_skin_stream_job *job,
                                           vs_error *error);
 
-/* Joint matrices as vs_pose_joint_matrices, packed as 12 floats per joint:
+/** Joint matrices as vs_pose_joint_matrices, packed as 12 floats per joint:
  * row-major 3x4 (the first three rows; the fourth is 0 0 0 1), out must hold
  * 12 * joint_count. VS_ERROR_UNSUPPORTED when a joint matrix is not affine
  * (a projective COLLADA matrix): then use vs_pose_joint_matrices. */
@@ -817,7 +939,9 @@ vs_result vs_pose_joint_matrices_3x4(const vs_pose *pose, uint32_t skin,
                                      vs_error *error);
 
 /* Crowds: many instances of one asset, each with its own pose, clip, time and
- * placement, sampled, posed, and skinned in one call.
+ * placement, sampled, posed, and skinned in one call. */
+
+/** Where one skinned primitive ("slot") lands in a crowd instance's output.
  *
  * Output layout (per instance, one caller-provided float buffer): the
  * asset's skinned primitives ("slots") back to back in the order of
@@ -827,79 +951,88 @@ vs_result vs_pose_joint_matrices_3x4(const vs_pose *pose, uint32_t skin,
  * them) vertex_count * 3 normal floats. vs_crowd_layout gives the sizes and
  * offsets. Morph targets are not applied on this path. */
 typedef struct vs_crowd_slot {
-    uint32_t node;           /* the mesh node */
-    uint32_t primitive;      /* index into its mesh's primitives */
-    uint32_t vertex_count;
-    size_t positions_offset; /* in floats, from the instance's buffer */
-    size_t normals_offset;   /* in floats, SIZE_MAX when none is written */
+    uint32_t node;           /**< the mesh node */
+    uint32_t primitive;      /**< index into its mesh's primitives */
+    uint32_t vertex_count;   /**< the primitive's vertices */
+    size_t positions_offset; /**< in floats, from the instance's buffer */
+    size_t normals_offset;   /**< in floats, SIZE_MAX when none is written */
 } vs_crowd_slot;
 
-/* Number of slots and floats per instance. `slots` (may be NULL) receives
+/** Number of slots and floats per instance. `slots` (may be NULL) receives
  * up to slot_capacity entries. */
 vs_result vs_crowd_layout(const vs_asset *asset, bool normals,
                           vs_crowd_slot *slots, uint32_t slot_capacity,
                           uint32_t *out_slot_count, size_t *out_float_count,
                           vs_error *error);
 
-/* Prepared crowds (docs/threads.md, "Prepared crowds"): every slot of an
- * asset as a prepared skin stream (vs_skin_stream_create) with its positions
- * (and normals) copied into the stream's order, built once and shared by
- * any number of instances, calls and threads. A crowd job that names them
- * skins each slot through vs_skin_stream_job_run in stream order (about
- * twice as fast as the plain job on CesiumMan), and then writes each slot's
- * outputs in that order as well: vertex s of a slot is the source vertex
- * vs_crowd_streams_vertex_order(streams, slot)[s] (remap index buffers once
- * with its inverse). The layout's sizes and offsets are unchanged. */
+/** Prepared crowds (opaque; docs/threads.md, "Prepared crowds"): every slot
+ * of an asset as a prepared skin stream (vs_skin_stream_create) with its
+ * positions (and normals) copied into the stream's order, built once and
+ * shared by any number of instances, calls and threads. A crowd job that
+ * names them skins each slot through vs_skin_stream_job_run in stream order
+ * (faster than the plain job: compact influences, read in sequence), and
+ * then writes each slot's outputs in that order as well: vertex s of a slot
+ * is the source vertex vs_crowd_streams_vertex_order(streams, slot)[s]
+ * (remap index buffers once with its inverse). The layout's sizes and
+ * offsets are unchanged. */
 typedef struct vs_crowd_streams vs_crowd_streams;
 
+/** What vs_crowd_streams_create prepares. */
 typedef struct vs_crowd_streams_desc {
-    const vs_asset *asset;
-    bool normals; /* also prepare the normals, for jobs with normals */
-    /* VS_SKIN_RAW_WEIGHTS or 0: how the streams treat the weights (see
+    const vs_asset *asset; /**< the asset whose slots are prepared */
+    bool normals; /**< also prepare the normals, for jobs with normals */
+    /** VS_SKIN_RAW_WEIGHTS or 0: how the streams treat the weights (see
      * vs_skin_stream_desc); crowd jobs using them must ask the same. */
     uint32_t flags;
-    vs_skin_weight_format weight_format; /* UNORM16 (default) or FLOAT */
+    vs_skin_weight_format weight_format; /**< UNORM16 (default) or FLOAT */
 } vs_crowd_streams_desc;
 
-/* Slots whose primitive has no normals prepare none (the layout gives them
- * none either). Errors: desc or asset NULL (VS_ERROR_ARGUMENT); a
- * primitive's influences as vs_skin_stream_create refuses them, the message
- * naming the mesh and primitive. */
+/** Prepares the streams of every slot. Slots whose primitive has no normals
+ * prepare none (the layout gives them none either). Errors: desc or asset
+ * NULL (VS_ERROR_ARGUMENT); a primitive's influences as
+ * vs_skin_stream_create refuses them, the message naming the mesh and
+ * primitive. */
 vs_result vs_crowd_streams_create(const vs_crowd_streams_desc *desc,
                                   vs_crowd_streams **out_streams,
                                   vs_error *error);
+/** Frees prepared streams; NULL is ignored. */
 void vs_crowd_streams_free(vs_crowd_streams *streams);
-/* Slots prepared (vs_crowd_layout's slot count). */
+/** Slots prepared (vs_crowd_layout's slot count). */
 uint32_t vs_crowd_streams_slot_count(const vs_crowd_streams *streams);
-/* Stream position -> source vertex of slot `slot` (its vertex_count
+/** Stream position -> source vertex of slot `slot` (its vertex_count
  * entries), or NULL when there is no such slot. */
 const uint32_t *vs_crowd_streams_vertex_order(const vs_crowd_streams *streams,
                                               uint32_t slot);
 
+/** One instance of a crowd: its pose, what to sample, where it stands and
+ * where its vertices go. */
 typedef struct vs_crowd_instance {
-    vs_pose *pose;  /* created from the job's asset, one per instance */
-    int32_t clip;   /* clip to sample, or -1: keep the pose's local state */
-    float time;
-    vs_time_mode time_mode;
-    /* Column-major placement of the instance in the world, applied after
+    vs_pose *pose;  /**< created from the job's asset, one per instance */
+    int32_t clip;   /**< clip to sample, or -1: keep the pose's local state */
+    float time;     /**< sampling time in seconds */
+    vs_time_mode time_mode; /**< what a time outside the clip does */
+    /** Column-major placement of the instance in the world, applied after
      * the skin (J'_j = placement * J_j). Must be affine (last row 0 0 0 1). */
     float placement[16];
-    float *output; /* vs_crowd_layout's float count, see the layout above */
+    float *output; /**< vs_crowd_layout's float count, see the layout above */
 } vs_crowd_instance;
 
+/** A crowd: many instances of one asset, each with its own pose, clip, time
+ * and placement, sampled, posed, and skinned by one vs_crowd_run. */
 typedef struct vs_crowd_job {
-    const vs_asset *asset;
-    size_t instance_count;
-    vs_crowd_instance *instances; /* poses are written, nothing else */
-    bool normals;   /* also write skinned normals where primitives have them */
-    uint32_t flags; /* vs_skin_flags */
-    /* Optional: skin through these prepared streams, built for this asset
+    const vs_asset *asset;        /**< the asset every instance shows */
+    size_t instance_count;        /**< number of instances */
+    vs_crowd_instance *instances; /**< poses are written, nothing else */
+    bool normals;   /**< also write skinned normals where primitives have
+                         them */
+    uint32_t flags; /**< vs_skin_flags */
+    /** Optional: skin through these prepared streams, built for this asset
      * (and with normals where the job asks for them); outputs are then in
      * each slot's stream order. NULL: the plain job, source order. */
     const vs_crowd_streams *streams;
 } vs_crowd_job;
 
-/* For every instance: vs_pose_sample (when clip >= 0), vs_pose_update_world,
+/** For every instance: vs_pose_sample (when clip >= 0), vs_pose_update_world,
  * world-space joint matrices premultiplied by the placement, and every slot
  * skinned into the instance's output. Parallel over instances, or over the
  * vertices of each slot when there are fewer instances than threads.

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * vskin render — GPU skinning and pictures with OpenGL ES 3.0 over EGL.
+/**
+ * @file vskin_render.h
+ * @brief vskin render — GPU skinning and pictures with OpenGL ES 3.0 over
+ * EGL.
  *
  * A renderer is made for one asset: it opens its own EGL display and context
  * (headless, Mesa's surfaceless platform; no window, no global state), uploads
  * the bind-pose vertex data of every mesh instance once, and then draws any
  * pose of that asset into an offscreen framebuffer:
  *
- *   vs_renderer *r;
- *   vs_renderer_create(asset, &r, &err);
- *   vs_render_pose(r, pose, &(vs_render_desc){ .width = 512, .height = 512,
- *                  .view = VS_VIEW_OUTLINE, .skeleton = true }, rgba, &err);
+ * @code{.c}
+   vs_renderer *r;
+   vs_renderer_create(asset, &r, &err);
+   vs_render_pose(r, pose, &(vs_render_desc){ .width = 512, .height = 512,
+                  .view = VS_VIEW_OUTLINE, .skeleton = true }, rgba, &err);
+   @endcode
  *
  * Skinning runs in the vertex shader exactly as the CPU path
  * (vs_skinning_job_run): skinMat = sum_i w_i * J[joint_i], weights divided by
@@ -37,71 +41,82 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
+/** A GPU renderer for one asset (opaque). */
 typedef struct vs_renderer vs_renderer;
 
+/** What a picture shows. */
 typedef enum vs_render_view {
-    VS_VIEW_SHADED = 0, /* base colour, half-lambert: 0.5 * dot(n, l) + 0.5 */
-    VS_VIEW_OUTLINE,    /* flat fill with the triangle edges drawn over it */
-    VS_VIEW_WEIGHTS,    /* sum_i w_i * colour(joint_i): smooth weight falloff */
-    VS_VIEW_JOINTS,     /* colour of the joint with the largest weight */
-    VS_VIEW_NORMALS     /* skinned world normal as 0.5 * n + 0.5 */
+    VS_VIEW_SHADED = 0, /**< base colour, half-lambert: 0.5 * dot(n, l) + 0.5 */
+    VS_VIEW_OUTLINE,    /**< flat fill with the triangle edges drawn over it */
+    VS_VIEW_WEIGHTS,    /**< sum_i w_i * colour(joint_i): smooth falloff */
+    VS_VIEW_JOINTS,     /**< colour of the joint with the largest weight */
+    VS_VIEW_NORMALS     /**< skinned world normal as 0.5 * n + 0.5 */
 } vs_render_view;
 
+/** How joint matrices reach the vertex shader. */
 typedef enum vs_upload_path {
-    VS_UPLOAD_AUTO = 0, /* uniforms when every skin fits, else the texture */
-    VS_UPLOAD_UNIFORMS, /* uniform mat4 array (fails when it does not fit) */
-    VS_UPLOAD_TEXTURE   /* RGBA32F texture read with texelFetch */
+    VS_UPLOAD_AUTO = 0, /**< uniforms when every skin fits, else the texture */
+    VS_UPLOAD_UNIFORMS, /**< uniform mat4 array (fails when it does not fit) */
+    VS_UPLOAD_TEXTURE   /**< RGBA32F texture read with texelFetch */
 } vs_upload_path;
 
+/** A look-at camera, perspective or orthographic. */
 typedef struct vs_camera {
-    float eye[3];
-    float target[3];
-    float up[3]; /* zero: (0, 1, 0) */
-    float fov_y; /* vertical field of view in degrees (perspective) */
-    bool orthographic;
-    float ortho_height; /* visible world height (orthographic) */
-    float near_plane;   /* zero: derived from the eye-target distance */
+    float eye[3];    /**< camera position */
+    float target[3]; /**< the point it looks at */
+    float up[3]; /**< zero: (0, 1, 0) */
+    float fov_y; /**< vertical field of view in degrees (perspective) */
+    bool orthographic;  /**< orthographic instead of perspective */
+    float ortho_height; /**< visible world height (orthographic) */
+    /** Clip plane distances; zero: derived from the eye-target distance.
+     * @{ */
+    float near_plane;
     float far_plane;
+    /** @} */
 } vs_camera;
 
-/* Zero is the default for every field. */
+/** What vs_render_pose draws and how. Zero is the default for every field. */
 typedef struct vs_render_desc {
-    uint32_t width, height; /* 0: 512 x 512 */
-    vs_render_view view;
-    bool skeleton;           /* bones as lines, joints as points, on top */
-    const vs_camera *camera; /* NULL: frame the pose's bounds */
-    bool orthographic;       /* only for the automatic framing */
-    vs_upload_path upload;
-    bool has_background; /* false: opaque white */
-    float background[4]; /* RGBA in 0..1 */
-    uint32_t skin_flags; /* vs_skin_flags, as the CPU path */
-    /* VS_SKIN_LINEAR (zero) or VS_SKIN_DUAL_QUATERNION: the vertex shader
+    /** Picture size in pixels; 0: 512. @{ */
+    uint32_t width, height;
+    /** @} */
+    vs_render_view view;     /**< what the picture shows */
+    bool skeleton;           /**< bones as lines, joints as points, on top */
+    const vs_camera *camera; /**< NULL: frame the pose's bounds */
+    bool orthographic;       /**< only for the automatic framing */
+    vs_upload_path upload;   /**< how joint matrices reach the shader */
+    bool has_background; /**< false: opaque white */
+    float background[4]; /**< RGBA in 0..1 */
+    uint32_t skin_flags; /**< vs_skin_flags, as the CPU path */
+    /** VS_SKIN_LINEAR (zero) or VS_SKIN_DUAL_QUATERNION: the vertex shader
      * blends the joints' dual quaternions and scale/shear matrices with the
-     * CPU job's rules (vskin.h, DQS section); also used for the framing. */
+     * CPU job's rules (@ref dqs "dual-quaternion skinning"); also used for
+     * the framing. */
     vs_skin_method method;
 } vs_render_desc;
 
-/* Opens EGL + OpenGL ES 3.0 and uploads the asset's meshes. Fails with
+/** Opens EGL + OpenGL ES 3.0 and uploads the asset's meshes. Fails with
  * VS_ERROR_RENDER when no EGL display or context can be made (the message
  * names the packages to install) and VS_ERROR_UNSUPPORTED for primitives with
  * more than 8 influences. The asset must outlive the renderer. */
 vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
                              vs_error *error);
+/** Frees the renderer's GL objects and its EGL context; NULL is ignored. */
 void vs_renderer_destroy(vs_renderer *renderer);
 
-/* The GL_RENDERER string of the context, e.g. "llvmpipe (LLVM 15...)". */
+/** The GL_RENDERER string of the context, such as "llvmpipe (LLVM 15...)". */
 const char *vs_renderer_gl_renderer(const vs_renderer *renderer);
-/* The joint upload path `requested` resolves to for this asset. */
+/** The joint upload path `requested` resolves to for this asset. */
 vs_upload_path vs_renderer_resolve_upload(const vs_renderer *renderer,
                                           vs_upload_path requested);
 
-/* Draws `pose` (of the renderer's asset; call vs_pose_update_world first)
+/** Draws `pose` (of the renderer's asset; call vs_pose_update_world first)
  * and writes width*height*4 bytes of RGBA8 to rgba_out, top row first. */
 vs_result vs_render_pose(vs_renderer *renderer, const vs_pose *pose,
                          const vs_render_desc *desc, uint8_t *rgba_out,
                          vs_error *error);
 
-/* GPU-skinned world positions (3 floats per vertex) and normals (3 per vertex,
+/** GPU-skinned world positions (3 floats per vertex) and normals (3 per vertex,
  * or NULL) of one primitive of a mesh instance, read back with transform
  * feedback from the same vertex shader the pictures use. Compare with
  * vs_pose_mesh_primitive. The arrays hold the primitive's vertex_count. */
@@ -112,7 +127,7 @@ vs_result vs_renderer_capture_skinned_positions(
 
 /* ------------------------------------ dual-quaternion skinning on the GPU */
 
-/* As vs_renderer_capture_skinned_positions, skinned with `method`. For
+/** As vs_renderer_capture_skinned_positions, skinned with `method`. For
  * VS_SKIN_DUAL_QUATERNION the joint data is 5 vec4 per joint (real, dual,
  * scale/shear columns: VS_DQ_JOINT_FLOATS), so VS_UPLOAD_AUTO takes the
  * texture when 5 * joints + headroom exceed the vertex uniform vectors. */
@@ -124,21 +139,21 @@ vs_result vs_renderer_capture_skinned_method(
 
 /* ------------------------------------------------------------- cameras */
 
-/* A camera that shows the box [min, max] whole at the given aspect
+/** A camera that shows the box [min, max] whole at the given aspect
  * (width / height), from the front for the asset's up axis (Y up: eye on +Z;
  * Z up: eye on -Y; X up: eye on +Z with X up), a little from above unless the
  * box is flat along the view direction (then straight on). */
 void vs_camera_frame_bounds(const float min[3], const float max[3],
                             vs_up_axis up, float aspect, bool orthographic,
                             vs_camera *out);
-/* Frames the union of the fast pose bounds (vs_pose_fast_bounds) over
+/** Frames the union of the fast pose bounds (vs_pose_fast_bounds) over
  * `samples` times evenly spread over [clip.start, clip.end] (clip < 0: the
  * rest pose only). */
 vs_result vs_camera_frame_clip(const vs_asset *asset, int32_t clip,
                                uint32_t samples, float aspect,
                                bool orthographic, vs_camera *out,
                                vs_error *error);
-/* projection * view, column-major, for the given aspect. */
+/** projection * view, column-major, for the given aspect. */
 void vs_camera_view_projection(const vs_camera *camera, float aspect,
                                float out[16]);
 
