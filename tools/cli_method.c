@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* `--method linear|dq`: one spelling and one error message for every
+ * command. */
 #include "cli_method.h"
 
 #include <string.h>

@@ -12,7 +12,7 @@ int cmd_joints(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_reweight(int argc, char **argv);
 int cmd_bake(int argc, char **argv);
-/* issue 5: synthetic assets and the benchmark */
+/* Synthetic assets and the benchmark. */
 int cmd_generate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Parsing `vskin render`'s own options: view, size, camera, output, frames. */
 #include "render_options.h"
 
 #include "cli_method.h"

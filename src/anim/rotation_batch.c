@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* LINEAR rotation channels slerped together, eight at a time
+ * (rotation_batch.h). */
 #include "anim/rotation_batch.h"
 
 #include <math.h>

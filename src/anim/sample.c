@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* Keyframe sampling of one animation sampler: STEP, LINEAR, CUBICSPLINE
+ * (sample.h). */
 #include "anim/sample.h"
 
 #include <cglm/cglm.h>

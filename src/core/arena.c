@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The bump allocator that owns everything an asset points to (arena.h). */
 #include "core/arena.h"
 
 #include <stdlib.h>

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* Building a vs_asset: arena allocation within limits and the finalisation
+ * every loader shares. */
 #include "core/asset_internal.h"
 
 #include <stdio.h>

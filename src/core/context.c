@@ -10,8 +10,8 @@
  * returns only after every worker has reported the generation done, so the
  * job's memory may live on the caller's stack.
  *
- * Waking a sleeping thread took about 40 us on the project's VM, as long as
- * skinning 25k vertices, so both sides spin a little before they sleep: a
+ * Waking a sleeping thread takes as long as skinning tens of thousands of
+ * vertices (docs/threads.md), so both sides spin a little before they sleep: a
  * worker for up to CONTEXT_SPIN_NS after its last generation (back-to-back
  * calls, a frame's several jobs, then find it awake), the caller for up to
  * the same while the workers finish. Only when the pool has no more

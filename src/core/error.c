@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* Filling vs_error, so every message reads "file: object.path: what is
+ * wrong". */
 #include "core/error.h"
 
 #include <stdarg.h>

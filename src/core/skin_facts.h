@@ -3,7 +3,7 @@
  * out once per skin at the end of loading: whether every inverse bind
  * matrix is affine (then the affine-only product is exact for all joints)
  * and whether the bind shape matrix is the identity (then its product is
- * skipped). On CesiumMan the two tests had been 30 % of the call. Also
+ * skipped). The two tests were a large part of the call on small skins. Also
  * kept: the IBMs' rows, so that 3x4 joint matrices need no transpose. */
 #ifndef VS_CORE_SKIN_FACTS_H
 #define VS_CORE_SKIN_FACTS_H

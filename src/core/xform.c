@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* 4x4 transform helpers on column-major float[16], built on cglm (xform.h). */
 #include "core/xform.h"
 
 #include <cglm/cglm.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Animated GIF output through giflib (image_writers.h). */
 #include <fcntl.h>
 #include <gif_lib.h>
 #include <stdlib.h>

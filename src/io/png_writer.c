@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* PNG output through libpng (image_writers.h). */
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* Reading a whole file into memory within a size limit, with a clear error
+ * (formats.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* The headless EGL + OpenGL ES 3 context on Mesa's surfaceless platform
+ * (egl_context.h). */
 #include "render/egl_context.h"
 
 #include <EGL/eglext.h>

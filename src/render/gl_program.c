@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* Compiling and linking GLSL ES programs, the info log in the error
+ * (gl_program.h). */
 #include "render/gl_program.h"
 
 #include "core/error.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* One primitive of one mesh instance uploaded to the GPU (gpu_mesh.h). */
 #include "render/gpu_mesh.h"
 
 #include <stdio.h>

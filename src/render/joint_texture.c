@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Joint data as an RGBA32F texture, one row per joint (joint_texture.h). */
 #include "render/joint_texture.h"
 
 #include "core/error.h"

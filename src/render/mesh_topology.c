@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* A primitive's triangles, lines, points and outline edges as index lists
+ * for drawing (mesh_topology.h). */
 #include "render/mesh_topology.h"
 
 #include <math.h>

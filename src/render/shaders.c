@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* The GLSL ES 3.00 sources: the skinning vertex shader and its views
+ * (shaders.h). */
 #include "render/shaders.h"
 
 const char *const capture_varyings[CAPTURE_VARYING_COUNT] = {"v_position",

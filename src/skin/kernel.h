@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The SIMD skinning kernels' internal interface. A range of vertices is cut
  * into blocks of at most KERNEL_BLOCK vertices; for each block a driver
- * (skin_driver.c) stages every influence as (joint matrix pointer, weight),
- * then the ISA's kernel blends the per-vertex matrices (influence count a
+ * (skinning_job_fast.c, skin_stream_job.c) hands the kernel its influences,
+ * the ISA's kernel blends the per-vertex matrices (influence count a
  * compile-time constant) and transforms the block structure-of-arrays
  * (which attributes exist: chosen once per block, never per vertex). */
 #ifndef VS_SKIN_KERNEL_H
@@ -16,7 +16,7 @@
 #include "vskin/vskin.h"
 
 /* Helpers of the hot loop: inlined even where the compiler's size
- * heuristics would rather not (a call per 4 vertices costs 10%). */
+ * heuristics would rather not (a call per 4 vertices is too dear there). */
 #define KERNEL_INLINE static inline __attribute__((always_inline))
 
 /* Fully unrolls a loop over a constant influence count (GCC's -O2 does not
@@ -43,9 +43,8 @@ enum {
 
 /* Vertices per block: a multiple of the widest kernel's 16 lanes, and large
  * enough that the per-block work (the plain job's checks of a block's
- * indices and weights, calls, dispatch) is spread thin: 64 measured 8-15 %
- * faster than 16 for 1-4 influences (docs/skinning.md). The scratch stays
- * in L1 (about 11 KiB). */
+ * indices and weights, calls, dispatch) is spread thin (docs/skinning.md
+ * compares block sizes), while the scratch stays in L1. */
 #define KERNEL_BLOCK 64
 #define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
 
@@ -242,8 +241,7 @@ typedef struct kernel_ops {
                       const float *mat);
     /* The same with vertex i's matrix at mp[i] (any alignment). A second
      * function rather than a test in the first: the contiguous one's code
-     * stays as compact as before (measured 6 % slower when both lived in
-     * one). */
+     * stays as compact as it was (one function for both was slower). */
     void (*transform_pointed)(const kernel_io *io, const size_t *vi, size_t n,
                               const float *const *mp);
     /* mat[i] = sum_j w * J for n vertices of a stream group with k
@@ -283,8 +281,8 @@ const kernel_ops *kernel_ops_avx2(void);
 const kernel_ops *kernel_ops_avx512(void);
 
 /* The AVX2 kernel's transform_chunks, which the AVX-512 kernel uses too: a
- * chunk is 8 vertices, half of a 512-bit step (measured 25-35 % slower
- * than AVX2 here when run 16 lanes wide with 8 of them idle). The _wide
+ * chunk is 8 vertices, half of a 512-bit step (run 16 lanes wide with 8
+ * of them idle, it was slower than AVX2). The _wide
  * build is the same code with AVX-512VL's 32 registers
  * (kernel_avx2_wide.c), for CPUs that have it. */
 void kernel_avx2_transform_chunks(const kernel_io *io, const size_t *vi,
@@ -338,8 +336,8 @@ void kernel_block_indices(size_t *vi, size_t n);
 void kernel_store_fence(void);
 
 /* Joint matrices whose address is not a multiple of 32 bytes (malloc gives
- * 16) make the AVX2 blend's 32-byte loads straddle cache lines, which cost
- * it about 9 %. A job with at least KERNEL_PALETTE_VERTICES_PER_JOINT
+ * 16) make the AVX2 blend's 32-byte loads straddle cache lines, which slows
+ * it down. A job with at least KERNEL_PALETTE_VERTICES_PER_JOINT
  * vertices per joint and at most KERNEL_PALETTE_COPY_JOINTS joints reads an
  * aligned copy instead (kernel_aligned_palette). */
 #define KERNEL_PALETTE_COPY_JOINTS 256u

@@ -141,8 +141,7 @@ NAME(blend_vertex)(const float *const *jm, const float *w, float scale,
     /* With 2, 4 or 8 influences the weights are loaded as one vector and
      * each is broadcast by a permute: the blend is bound by its loads (the
      * palette's rows, the joints), not by the shuffle units, which a
-     * broadcast from memory for each weight left idle (+7 % with 4
-     * influences). */
+     * broadcast from memory for each weight left idle. */
     const bool vec = k == 2 || k == 4 || k == 8;
     __m256 wv = _mm256_setzero_ps();
     if (k == 8)

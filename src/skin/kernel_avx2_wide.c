@@ -4,15 +4,11 @@
  * 32 vector registers AVX-512VL adds to 256-bit code. A step's transform
  * keeps its 12 matrix entries, 9 cofactor entries, the attributes and the
  * pipelined step's pending normals live at once; with 16 registers it
- * spills, and its dependent chains leave little to overlap. Measured on
- * the AMD EPYC (Zen 4) of docs/performance.md, positions + normals, 100k
- * vertices: the stream's chunks (stream order) 374 -> 410 Mvert/s with 1
- * influence, 261 -> 296 with 4; the plain job's transforms 341-345 ->
- * 358-369 with 1 influence, 177-179 -> 185-187 with 4. Its blend passes
- * are used where they measured faster: the plain job's with one influence
- * (positions + normals 358-369 -> 388-391, positions 600 -> 645), not with
- * more (2-4 % slower with 2 or 4 influences), and not the blends of staged
- * or stream-tail influences. Chosen at run time (isa.c) for VS_ISA_AUTO;
+ * spills, and its dependent chains leave little to overlap. The stream's
+ * chunks and the plain job's transforms are faster in this build; of its
+ * blend passes only the plain job's one-influence pass is used, the others
+ * measured slower than the 16-register ones (docs/skinning.md has the
+ * figures). Chosen at run time (isa.c) for VS_ISA_AUTO;
  * VS_ISA_AVX2 keeps the 16-register build, so both stay tested here (the
  * same operations, so the same floats). */
 #include "skin/kernel.h"

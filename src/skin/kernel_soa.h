@@ -130,12 +130,9 @@ NAME(xform_front)(const kernel_io *io, const size_t *vi, size_t n,
          * a1 x a2, a2 x a0 and a0 x a1 (a_c = column c): as n.x (a1 x a2) +
          * (n.y a2 - n.z a1) x a0, which is n.y (a2 x a0) + n.z (a0 x a1)
          * regrouped: 21 operations instead of 27, a1 x a2 shared with the
-         * determinant. Stream, positions + normals, 100k vertices, 1
-         * thread, 32-register AVX2 build: 4 influences 421-429 -> 444-446
-         * Mvert/s, 2: 538 -> 573-577, 8: 285-292 -> 301; the 16-register
-         * build 1-3 % slower (it has fewer registers for the three extra
-         * temporaries), SSE2 unchanged. Rounded differently from the three
-         * columns summed; still within the tests' tolerance of the
+         * determinant (the normal path is bound by its count of vector
+         * operations; docs/skinning.md). Rounded differently from the
+         * three columns summed; still within the tests' tolerance of the
          * reference. */
         V n0x, n0y, n0z, qx, qy, qz;
         NAME_CROSS(m[3], m[4], m[5], m[6], m[7], m[8], n0x, n0y, n0z);
@@ -700,8 +697,8 @@ NAME(chunk_matrix)(const float *const *jm, const void *w, size_t lane,
     }
     NAME(chunk_slot)
     (jm[0], NAME(load_weights)(w, lane, unorm16, q), m, CHUNK_MUL);
-    /* Unrolled where k is a constant (chunks_by_count): 4 influences
-     * 392-398 -> 420-430 Mvert/s, 8: 261-268 -> 283-288. */
+    /* Unrolled where k is a constant (chunks_by_count): GCC does not
+     * unroll it on its own at -O2. */
     KERNEL_UNROLL
     for (unsigned j = 1; j < k; ++j) {
         const V wj = NAME(load_weights)(w, j * KERNEL_CHUNK + lane, unorm16, q);
@@ -830,14 +827,10 @@ NAME(chunks_packed_attrs)(const kernel_io *io, size_t chunks, unsigned k,
  * per influence count, the count a constant in it, so the matrix is built
  * with no loop over influences, and the compiler allocates each loop's
  * registers for it alone (inlined together, or beside the general loops,
- * the loops ran 3-5 % slower). One influence whose weights are all 1 (the
- * usual case) has its own, which reads the chunk's joint and nothing else.
- * Measured against the general loops (stream order, positions + normals,
- * 100k vertices, 1 thread, AVX-512VL build): 1 influence 637-655 -> 727-738
- * Mvert/s, 2: 501 -> 527-532, 3: no change, 4: 379-383 -> 397-398, 6:
- * 306-311 -> 322-326, 8: 257-259 -> 265-270; the 16-register AVX2 build
- * gained as much or more. The SSE2 build (2-5 %) and the portable one do
- * without: about 100 KB of code each. */
+ * the loops ran slower). One influence whose weights are all 1 (the usual
+ * case) has its own, which reads the chunk's joint and nothing else. The
+ * SSE2 build, which gained little, and the portable one do without, to
+ * save their code size (docs/skinning.md, "A loop per influence count"). */
 #ifdef KERNEL_CHUNKS_BY_COUNT
 #define NAME_CHUNKS_K(K, UNIT, Q)                                              \
     static __attribute__((noinline)) void NAME(chunks_k##K##UNIT##Q)(          \
@@ -847,11 +840,9 @@ NAME(chunks_packed_attrs)(const kernel_io *io, size_t chunks, unsigned k,
         NAME(chunks_packed_attrs)(io, chunks, K, src, c0, true, UNIT, Q);      \
     }
 /* Two of each count from 2 on: with the scaled palette (up to 256 joints)
- * and without (more), each with q a constant. One set with q tested at run
- * time cost 2 % with the scaled palette (stream, positions + normals, 100k,
- * 1 thread, AUTO: 4 influences 465 -> 454 Mvert/s); the scaled set alone
- * left skins of more than 256 joints to the general loop (1000 joints, 4
- * influences: 430 -> 393). About 85 KB more code per build. */
+ * and without (more), each with q a constant: one set with q tested at run
+ * time was slower, and the scaled set alone would leave skins of more than
+ * 256 joints to the slower general loop. */
 /* clang-format off */
 NAME_CHUNKS_K(1, true, false)
 NAME_CHUNKS_K(1, false, false)

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* Morph targets applied before skinning: base + sum of weighted deltas
+ * (morph.h). */
 #include "skin/morph.h"
 
 #include <string.h>

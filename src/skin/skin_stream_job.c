@@ -239,9 +239,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
      * integers from a palette scaled by 1 / 65535 (up to 256 joints), in
      * every path that reads them, so that no cut of the range changes a
      * float. Its 16 multiplies per joint save one per influence and step of
-     * 8 vertices: 4 influences 445-447 -> 460-465 Mvert/s, 2: 578-586 ->
-     * 600-605, 8: 287-300 -> 315-318 (stream, positions + normals, 100k,
-     * 1 thread, AUTO; docs/skinning.md). */
+     * 8 vertices (docs/skinning.md, "The weights' scale in the palette"). */
     kernel_palette_copy q_copy;
     const size_t one_chunks = s->max_k >= 1 ? s->chunk_count[1] : 0;
     const float *palette_q =
@@ -277,10 +275,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             size_t n = chunk_block(lane0, stop - pos);
             kernel_io at;
             /* In stream order the whole chunks of the range go to the
-             * packed loop in one call: cut into blocks, each call had
-             * drained the loop's pipeline and set it up again (one
-             * influence, positions + normals, 100k vertices: 546 -> 627-651
-             * Mvert/s; four: 342 -> 381-383). */
+             * packed loop in one call: cut into blocks, each call would
+             * drain the loop's software pipeline and set it up again. */
             const size_t whole = (stop - pos) / KERNEL_CHUNK * KERNEL_CHUNK;
             if (!source && n == KERNEL_BLOCK &&
                 kernel_chunks_packed_ok(&io, whole, lane0)) {

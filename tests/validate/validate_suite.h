@@ -4,7 +4,7 @@
  * scope, our report must hold an issue with the same code at the same
  * object.
  *
- * Scope (the category mapping of issue 6: skins, nodes, accessors and
+ * Scope (the categories vskin validates: skins, nodes, accessors and
  * animations): expected messages of severity error (0) or warning (1) whose
  * code starts with ACCESSOR_, ANIMATION_, NODE_ or SKIN_, plus
  * INVALID_IBM_ACCESSOR_COUNT (the validator's one skin code without the
