@@ -293,8 +293,6 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
          * (copied bit for bit, kernel_kept) and collapses to the origin
          * under raw ones, as in the reference. */
         const bool keep = k == 0 && !s->raw;
-        for (size_t i = 0; i < KERNEL_BLOCK; ++i)
-            sc.idw[i] = 0.0f;
         const kernel_stream_src src = {s->joints, s->weights, s->u8_joints,
                                        s->unorm16, palette};
         for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
@@ -310,6 +308,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                 continue;
             }
             if (k == 0) {
+                /* Raw weights only (keep above): sc.idw stays 0 from the
+                 * memset, so the matrix is zero. */
                 ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
             } else if (k == 1 && weights_are_one(s, at0, n)) {
                 /* One influence of weight exactly 1 (what normalisation
