@@ -6,13 +6,16 @@
 #               glTF-Validator from npm), builds (normal + ASan/UBSan) and
 #               runs every test, builds and runs the library's consumers
 #               (test-consumers), then the suite on three emulated CPUs
-#               (test-cpus), the ThreadSanitizer stress test and a short
+#               (test-cpus), the runtime library alone with every option
+#               off (test-minimal), the ThreadSanitizer stress test and a short
 #               libFuzzer run of every harness (FUZZ_CI_SECONDS each)
 # Also: make fuzz FUZZ_SECONDS=600   long fuzzing runs (scripts/fuzz.sh)
 #       make test-tsan               the ThreadSanitizer build + test
 #       make test-consumers          projects using the installed library
 #                                    (pkg-config, find_package) and the
 #                                    source tree (add_subdirectory), C and C++
+#       make test-minimal            the runtime alone: no COLLADA, tools,
+#                                    renderer or CLI (scripts/test-minimal.sh)
 #       make test-cpus               the suite on emulated Intel and AMD CPUs
 #                                    without AVX-512 and an Intel one
 #                                    without AVX (scripts/test-cpus.sh)
@@ -20,6 +23,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 CPUS_BUILD ?= build-cpus
+MINIMAL_BUILD ?= build-minimal
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 600
 FUZZ_CI_SECONDS ?= 60
@@ -27,7 +31,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
 
 .PHONY: all deps build build-asan demo test test-asan test-tsan test-cpus \
-	test-consumers api-docs fuzz clean install
+	test-consumers test-minimal api-docs fuzz clean install
 
 all: build
 
@@ -55,6 +59,7 @@ test: build build-asan
 	@grep -m1 'model name' /proc/cpuinfo || true
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	bash scripts/test-consumers.sh $(BUILD) $(JOBS)
+	bash scripts/test-minimal.sh $(MINIMAL_BUILD) $(JOBS)
 	bash scripts/api-reference.sh $(BUILD)/api
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -62,6 +67,9 @@ test: build build-asan
 	$(MAKE) test-cpus
 	$(MAKE) test-tsan
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CI_SECONDS)
+
+test-minimal: deps
+	bash scripts/test-minimal.sh $(MINIMAL_BUILD) $(JOBS)
 
 # ThreadSanitizer: the concurrency stress test (many threads sharing one
 # asset), the pool (polling and sleeping workers) and the crowd must be
@@ -83,6 +91,7 @@ api-docs: deps
 # Consumers of the library as other projects build them.
 test-consumers: build
 	bash scripts/test-consumers.sh $(BUILD) $(JOBS)
+	bash scripts/test-minimal.sh $(MINIMAL_BUILD) $(JOBS)
 
 # The suite on other x86-64 CPUs, emulated: the library's floats and its
 # run-time dispatch must not depend on the CPU that runs it.
@@ -98,4 +107,5 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CPUS_BUILD) $(FUZZ_BUILD) $(OUT)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CPUS_BUILD) $(MINIMAL_BUILD) \
+	  $(FUZZ_BUILD) $(OUT)

@@ -4,6 +4,7 @@
 #define VS_BENCH_CHARACTER_H
 
 #include "bench.h"
+#include "vskin/vskin_tools.h"
 
 typedef struct bench_character {
     vs_asset *asset;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench_character.h"
+#include "vskin/vskin_tools.h"
 
 #ifndef VS_BENCH_CESIUMMAN
 #define VS_BENCH_CESIUMMAN ""

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "io/image_writers.h"
+#include "write/image/image_writers.h"
 
 #define W 800
 #define H 500

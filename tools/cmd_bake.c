@@ -10,9 +10,9 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "io/bake.h"
-#include "io/gltf2_writer.h"
-#include "io/mesh_writers.h"
+#include "bake/bake.h"
+#include "write/gltf2/gltf2_writer.h"
+#include "write/mesh_writers.h"
 
 #define DEFAULT_FPS 30.0f
 

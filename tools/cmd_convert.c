@@ -8,7 +8,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "io/gltf2_writer.h"
+#include "write/gltf2/gltf2_writer.h"
 
 static void usage(FILE *out)
 {

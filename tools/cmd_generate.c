@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 static void usage(FILE *out)
 {

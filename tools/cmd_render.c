@@ -13,7 +13,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "io/image_writers.h"
+#include "write/image/image_writers.h"
 #include "render_options.h"
 #include "vskin/vskin_render.h"
 

@@ -10,7 +10,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "io/gltf2_writer.h"
+#include "write/gltf2/gltf2_writer.h"
+#include "vskin/vskin_tools.h"
 
 static void usage(FILE *out)
 {

@@ -9,7 +9,7 @@
 
 #include "cli_common.h"
 #include "info.h"
-#include "io/bake.h"
+#include "bake/bake.h"
 
 typedef struct bounds_sample {
     float time;

@@ -9,7 +9,7 @@
 
 #include "cli_common.h"
 #include "info.h"
-#include "io/mesh_writers.h"
+#include "write/mesh_writers.h"
 
 static const char *str(const char *s)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "cli_common.h"
-#include "io/mesh_writers.h"
+#include "write/mesh_writers.h"
 
 typedef enum output_kind {
     OUTPUT_NONE = 0, /* no -o, or an extension no writer handles */

@@ -7,7 +7,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "vskin/vskin_render.h"
 
 #define DEFAULT_FOV_Y 35.0f

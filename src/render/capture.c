@@ -4,7 +4,7 @@
  * exact numbers the pictures are drawn from, to compare with the CPU path. */
 #include <string.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "render/gl_program.h"
 #include "render/render_internal.h"
 #include "render/shaders.h"

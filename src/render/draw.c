@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "render/gl_program.h"
 #include "render/render_internal.h"
 #include "render/shaders.h"

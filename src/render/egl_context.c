@@ -6,7 +6,7 @@
 #include <EGL/eglext.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "base/error.h"
 
 #define EGL_HINT "install libegl-mesa0 and libgl1-mesa-dri (Mesa's llvmpipe)"
 

@@ -3,7 +3,7 @@
  * (gl_program.h). */
 #include "render/gl_program.h"
 
-#include "core/error.h"
+#include "base/error.h"
 
 static GLuint compile(GLenum type, const char *const *sources, int count,
                       vs_error *error)

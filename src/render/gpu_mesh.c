@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "render/gl_program.h"
 #include "render/mesh_topology.h"
 #include "render/shaders.h"
@@ -135,14 +135,14 @@ vs_result gpu_primitive_update_morphs(gpu_primitive *gp, const vs_pose *pose,
     if (prim->target_count == 0) return VS_OK;
     uint32_t count = 0;
     const float *weights = vs_pose_morph_weights(pose, gp->node, &count);
-    bool active = morph_active(prim, weights, count);
+    bool active = vs_priv_morph_active(prim, weights, count);
     if (!active && !gp->morphed) return VS_OK;
     size_t v3 = (size_t)prim->vertex_count * 3;
     const float *positions = prim->positions, *normals = gp->normals;
     if (active) {
         float *mp = gp->scratch, *mn = gp->scratch + v3;
         /* Generated normals have no deltas: they stay as they are. */
-        morph_apply(prim, weights, count, mp, prim->normals ? mn : NULL, NULL);
+        vs_priv_morph_apply(prim, weights, count, mp, prim->normals ? mn : NULL, NULL);
         positions = mp;
         if (prim->normals) normals = mn;
     }

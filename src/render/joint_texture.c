@@ -2,7 +2,7 @@
 /* Joint data as an RGBA32F texture, one row per joint (joint_texture.h). */
 #include "render/joint_texture.h"
 
-#include "core/error.h"
+#include "base/error.h"
 #include "render/gl_program.h"
 
 vs_result joint_texture_create(joint_texture *jt, uint32_t rows,

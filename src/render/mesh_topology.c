@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/error.h"
+#include "base/error.h"
 
 static uint32_t source_index(const vs_primitive *prim, uint32_t i)
 {

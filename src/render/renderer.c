@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "render/gl_program.h"
 #include "render/render_internal.h"
 #include "render/shaders.h"
-#include "skin/dual_quat.h"
+#include "skin/dqs/dual_quat.h"
 
 static vs_result upload_meshes(vs_renderer *r, vs_error *error)
 {
@@ -219,7 +219,7 @@ vs_result renderer_upload_joints(vs_renderer *r, const skin_program *sp,
         /* The CPU job's own conversion (no error for non-finite matrices:
          * they reach the shader as NaN, as matrices would). */
         for (uint32_t j = 0; j < count; ++j)
-            dual_quat_from_matrix(r->joint_scratch + (size_t)j * 16,
+            vs_priv_dual_quat_from_matrix(r->joint_scratch + (size_t)j * 16,
                                   r->dq_scratch +
                                       (size_t)j * VS_DQ_JOINT_FLOATS);
         if (path == VS_UPLOAD_TEXTURE)

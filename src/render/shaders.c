@@ -10,7 +10,7 @@ const char *const capture_varyings[CAPTURE_VARYING_COUNT] = {"v_position",
  *   skinMat = sum_i a_weight[i] * jointMat[a_joint[i]]
  * with the same rules as vs_skinning_job_run: weights divided by their sum
  * unless u_rawWeights; a sum that is not a positive finite number means
- * "not skinned" (core/weights_rule.h, here summed in float) and gives the
+ * "not skinned" (asset/weights_rule.h, here summed in float) and gives the
  * identity. Normals use sign(det) * cofactor(mat3(skinMat)), which
  * is the inverse-transpose up to a positive factor (exact for non-uniform
  * scale, no division by a small determinant), then normalize; a zero vector

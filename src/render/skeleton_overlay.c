@@ -4,7 +4,7 @@
  * depth test so bones inside the body stay visible. */
 #include <stdlib.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "render/gl_program.h"
 #include "render/render_internal.h"
 #include "render/shaders.h"

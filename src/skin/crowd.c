@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/affine.h"
-#include "core/context_internal.h"
-#include "core/error.h"
+#include "base/affine.h"
+#include "base/context_internal.h"
+#include "base/error.h"
 #include "skin/crowd_streams_internal.h"
 #include "vskin/vskin.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "skin/crowd_streams_internal.h"
 
 void vs_crowd_streams_free(vs_crowd_streams *streams)

@@ -5,7 +5,7 @@
  *     p' = sum_i w_i J_i p,  w_i >= 0, sum w_i = 1,
  * a convex combination of the points J_i p. J_i = M_i * L_i with
  * M_i = R^-1 * G(joint_i) and L_i = IBM_i * BSM, and L_i p lies in joint i's
- * bind-space box (core/joint_bounds.h), so p' lies in the hull of M_i applied
+ * bind-space box (asset/joint_bounds.h), so p' lies in the hull of M_i applied
  * to the corners of those boxes. Raw weights or negative weights break the
  * convexity, and so does dual-quaternion skinning (a blended rotation moves a
  * point along an arc, outside the hull: a 180-degree twist keeps the middle
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/joint_bounds.h"
-#include "core/xform.h"
+#include "asset/joint_bounds.h"
+#include "base/xform.h"
 #include "vskin/vskin.h"
 
 /* M_j = R^-1 * G(joint_j) for every joint (R as vs_pose_joint_matrices). */

@@ -2,7 +2,7 @@
 /* Run-time kernel choice: one binary carries every kernel and asks the CPU
  * (cpuid through __builtin_cpu_supports, which also checks that the OS saves
  * the wide registers) which ones it can run. */
-#include "skin/kernel.h"
+#include "skin/lbs/kernel.h"
 
 static bool cpu_has(vs_isa isa)
 {

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-bool morph_active(const vs_primitive *prim, const float *weights,
+bool vs_priv_morph_active(const vs_primitive *prim, const float *weights,
                   uint32_t weight_count)
 {
     if (!weights) return false;
@@ -26,7 +26,7 @@ static void add_delta(float *out, size_t out_n, const float *delta, float w,
             out[v * out_n + c] += w * delta[v * 3 + c];
 }
 
-void morph_apply(const vs_primitive *prim, const float *weights,
+void vs_priv_morph_apply(const vs_primitive *prim, const float *weights,
                  uint32_t weight_count, float *positions, float *normals,
                  float *tangents)
 {

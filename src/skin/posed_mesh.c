@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "skin/morph.h"
-#include "skin/vertex_transform.h"
+#include "skin/lbs/vertex_transform.h"
 #include "vskin/vskin.h"
 
 /* vertex_count * per_vertex floats, or NULL when the byte size overflows. */
@@ -46,13 +46,13 @@ static vs_result morph_source(const vs_pose *pose, uint32_t node,
     src->normals = prim->normals;
     src->tangents = prim->tangents;
     src->scratch = NULL;
-    if (!morph_active(prim, weights, weight_count)) return VS_OK;
+    if (!vs_priv_morph_active(prim, weights, weight_count)) return VS_OK;
 
     const size_t n = prim->vertex_count;
     src->scratch = alloc_floats(n, 3 + 3 + 4);
     if (!src->scratch) return VS_ERROR_OUT_OF_MEMORY;
     float *p = src->scratch, *nr = p + n * 3, *t = nr + n * 3;
-    morph_apply(prim, weights, weight_count, p, nr, t);
+    vs_priv_morph_apply(prim, weights, weight_count, p, nr, t);
     src->positions = p;
     src->normals = prim->normals ? nr : NULL;
     src->tangents = prim->tangents ? t : NULL;

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/weights_rule.h"
-#include "skin/kernel.h"
+#include "base/error.h"
+#include "asset/weights_rule.h"
+#include "skin/lbs/kernel.h"
 #include "skin/skin_stream_internal.h"
 
 #define MAX_SOURCE_INFLUENCES 1024u
@@ -50,7 +50,7 @@ static int read_vertex(const vs_skin_stream_desc *d, size_t v, bool unorm16,
     }
     double scale = 1.0;
     if (!(d->flags & VS_SKIN_RAW_WEIGHTS)) {
-        /* Unskinned (core/weights_rule.h): no influence at all. */
+        /* Unskinned (asset/weights_rule.h): no influence at all. */
         if (!weights_sum_skins(sum)) return 0;
         scale = 1.0 / sum;
     }

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "skin/kernel.h"
+#include "skin/lbs/kernel.h"
 #include "vskin/vskin.h"
 
 /* Vertices with k kept influences occupy stream positions

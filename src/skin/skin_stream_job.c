@@ -7,8 +7,8 @@
  * are consecutive. */
 #include <string.h>
 
-#include "core/error.h"
-#include "skin/kernel.h"
+#include "base/error.h"
+#include "skin/lbs/kernel.h"
 #include "skin/skin_stream_internal.h"
 
 static vs_result check_attr(const char *name, const void *in, size_t in_stride,

@@ -11,13 +11,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/weights_rule.h"
-#include "skin/dqs_kernel.h"
-#include "skin/dqs_reference.h"
+#include "base/error.h"
+#include "asset/weights_rule.h"
+#include "skin/dqs/dqs_kernel.h"
+#include "skin/dqs/dqs_reference.h"
 #include "skin/skinning_internal.h"
 #include "skin/skinning_reference.h"
-#include "skin/vertex_transform.h"
+#include "skin/lbs/vertex_transform.h"
 #include "vskin/vskin.h"
 
 static size_t stride_or_packed(size_t stride, size_t element)

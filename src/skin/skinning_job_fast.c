@@ -7,10 +7,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/weights_rule.h"
-#include "skin/dqs_kernel.h"
-#include "skin/kernel.h"
+#include "base/error.h"
+#include "asset/weights_rule.h"
+#include "skin/dqs/dqs_kernel.h"
+#include "skin/lbs/kernel.h"
 #include "skin/skinning_internal.h"
 
 typedef struct job_source {

@@ -6,8 +6,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "core/error.h"
-#include "skin/kernel.h"
+#include "base/error.h"
+#include "skin/lbs/kernel.h"
 #include "vskin/vskin.h"
 
 /* Fewer vertices than this per task cost more in hand-off than they save. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/anim_names.h"
+#include "asset/anim_names.h"
 #include "validate/validate_internal.h"
 
 #define ERR VS_SEVERITY_ERROR

@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/xform.h"
+#include "base/xform.h"
 #include "validate/validate_internal.h"
+#include "vskin/vskin_tools.h"
 
 #define ERR VS_SEVERITY_ERROR
 #define WARN VS_SEVERITY_WARNING

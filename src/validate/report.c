@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "validate/validate_internal.h"
+#include "vskin/vskin_tools.h"
 
 #define DEFAULT_MAX_ISSUES 10000u
 

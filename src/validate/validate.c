@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/asset_internal.h"
-#include "io/formats.h"
+#include "asset/asset_internal.h"
+#include "format/read_file.h"
 #include "validate/validate_internal.h"
+#include "vskin/vskin_tools.h"
 
 /* glTF 2.0 JSON or GLB version 2; glTF 1.0 and COLLADA are left to the
  * loader and the model checks. */
@@ -77,7 +78,7 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
                          "vs_validate_file: NULL argument");
     *out_report = NULL;
     vs_load_options load = options ? options->load : (vs_load_options){0};
-    vs_limits limits = limits_resolve(&load.limits);
+    vs_limits limits = vs_priv_limits_resolve(&load.limits);
     uint8_t *data;
     size_t size;
     vs_result res = read_file(path, limits.max_file_size, &data, &size, error);

@@ -3,17 +3,18 @@
  * and, for glTF 2.0, the raw document (JSON, buffers) that the raw passes
  * read. Unlike the loader, nothing here stops at the first problem: each
  * check adds an issue and goes on; only running out of memory stops. */
-#ifndef VS_VALIDATE_INTERNAL_H
-#define VS_VALIDATE_INTERNAL_H
+#ifndef VS_VALIDATE_VALIDATE_INTERNAL_H
+#define VS_VALIDATE_VALIDATE_INTERNAL_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/error.h"
-#include "io/gltf_common.h"
+#include "base/error.h"
+#include "format/gltf_common.h"
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 /* ---- the report (report.c) */
 

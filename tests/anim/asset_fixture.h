@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tiny in-memory assets for the pose and joint-matrix tests, built with the
- * loaders' own internal builder (asset_create / asset_calloc /
- * asset_finalize) so these tests do not depend on any file loader. */
+ * loaders' own internal builder (vs_priv_asset_create / vs_priv_asset_calloc /
+ * vs_priv_asset_finalize) so these tests do not depend on any file loader. */
 #ifndef VS_TESTS_ANIM_ASSET_FIXTURE_H
 #define VS_TESTS_ANIM_ASSET_FIXTURE_H
 
@@ -11,16 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/asset_internal.h"
-#include "core/xform.h"
+#include "asset/asset_internal.h"
+#include "base/xform.h"
 #include "test.h"
 
 /* An asset with `count` root nodes at identity, no mesh, no skin. */
 static inline vs_asset *fx_asset(uint32_t count)
 {
-    vs_asset *a = asset_create("fixture", NULL);
+    vs_asset *a = vs_priv_asset_create("fixture", NULL);
     if (!a) abort();
-    vs_node *nodes = asset_calloc(a, count, sizeof *nodes, NULL, "nodes");
+    vs_node *nodes = vs_priv_asset_calloc(a, count, sizeof *nodes, NULL, "nodes");
     if (!nodes) abort();
     for (uint32_t i = 0; i < count; ++i) {
         nodes[i].name = "";
@@ -43,7 +43,7 @@ static inline vs_node *fx_node(vs_asset *a, uint32_t i)
  * (doubles, as C promotes them). */
 static inline float *fx_floats(vs_asset *a, uint32_t n, ...)
 {
-    float *f = asset_calloc(a, n ? n : 1, sizeof *f, NULL, "floats");
+    float *f = vs_priv_asset_calloc(a, n ? n : 1, sizeof *f, NULL, "floats");
     if (!f) abort();
     va_list ap;
     va_start(ap, n);
@@ -56,7 +56,7 @@ static inline float *fx_floats(vs_asset *a, uint32_t n, ...)
 /* Makes `child` the only child of `parent`. */
 static inline void fx_child(vs_asset *a, uint32_t parent, uint32_t child)
 {
-    uint32_t *c = asset_calloc(a, 1, sizeof *c, NULL, "children");
+    uint32_t *c = vs_priv_asset_calloc(a, 1, sizeof *c, NULL, "children");
     if (!c) abort();
     c[0] = child;
     fx_node(a, parent)->children = c;
@@ -77,9 +77,9 @@ static inline void fx_clip(vs_asset *a, uint32_t count, const uint32_t *node,
                            const vs_anim_path *path,
                            const vs_anim_sampler *samplers)
 {
-    vs_clip *clip = asset_calloc(a, 1, sizeof *clip, NULL, "clips");
-    vs_anim_channel *ch = asset_calloc(a, count, sizeof *ch, NULL, "channels");
-    vs_anim_sampler *s = asset_calloc(a, count, sizeof *s, NULL, "samplers");
+    vs_clip *clip = vs_priv_asset_calloc(a, 1, sizeof *clip, NULL, "clips");
+    vs_anim_channel *ch = vs_priv_asset_calloc(a, count, sizeof *ch, NULL, "channels");
+    vs_anim_sampler *s = vs_priv_asset_calloc(a, count, sizeof *s, NULL, "samplers");
     if (!clip || !ch || !s) abort();
     for (uint32_t k = 0; k < count; ++k) {
         ch[k] =
@@ -98,7 +98,7 @@ static inline void fx_clip(vs_asset *a, uint32_t count, const uint32_t *node,
 static inline void fx_finalize(vs_asset *a)
 {
     vs_error err;
-    if (asset_finalize(a, &err) != VS_OK) {
+    if (vs_priv_asset_finalize(a, &err) != VS_OK) {
         fprintf(stderr, "fixture: %s\n", err.message);
         abort();
     }

@@ -8,7 +8,7 @@
  * per sample. */
 #include "test.h"
 
-#include "anim/sample.h"
+#include "pose/sample.h"
 #include "vskin/vskin.h"
 
 static uint32_t rng = 987654321u;

@@ -7,7 +7,7 @@
  * implementation of glTF 2.0 Appendix C. Rerun it to regenerate the table. */
 #include "test.h"
 
-#include "core/xform.h"
+#include "base/xform.h"
 #include "vskin/vskin.h"
 
 typedef struct expected {

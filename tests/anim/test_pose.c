@@ -4,8 +4,8 @@
 #include "test.h"
 
 #include "anim/asset_fixture.h"
-#include "core/affine.h"
-#include "core/xform.h"
+#include "base/affine.h"
+#include "base/xform.h"
 #include "vskin/vskin.h"
 
 static vs_pose *make_pose(const vs_asset *a)
@@ -122,7 +122,7 @@ static void plain_world(const vs_asset *a, uint32_t i, float out[16])
 }
 
 /* The world pass converts the TRS locals four nodes at a time
- * (anim/local_batch.h) and multiplies them in node_order: on random trees
+ * (pose/local_batch.h) and multiplies them in node_order: on random trees
  * of 1 to 13 nodes (child-first numbering, so index order is not node
  * order), random TRS (non-unit, zero and negative-scale ones among them) and
  * a few rest-matrix nodes, every world matrix is bit for bit the node by
@@ -134,9 +134,9 @@ static void world_pass_matches_node_by_node_products(void)
         for (int round = 0; round < 20; ++round, ++trees) {
             vs_asset *a = fx_asset(count);
             /* parent[i] > i: node count - 1 is the root of the tree. */
-            uint32_t *kids = asset_calloc(a, count, sizeof *kids, NULL, "k");
+            uint32_t *kids = vs_priv_asset_calloc(a, count, sizeof *kids, NULL, "k");
             uint32_t *first =
-                asset_calloc(a, count + 1, sizeof *first, NULL, "k");
+                vs_priv_asset_calloc(a, count + 1, sizeof *first, NULL, "k");
             int32_t parent[13];
             for (uint32_t i = 0; i < count; ++i) {
                 uint32_t span = count - 1 - i;
@@ -253,9 +253,9 @@ static void sample_rejects_bad_arguments(void)
 static void morph_weights_default_animate_and_reset(void)
 {
     vs_asset *a = fx_asset(3);
-    vs_mesh *mesh = asset_calloc(a, 1, sizeof *mesh, NULL, "mesh");
-    vs_primitive *prim = asset_calloc(a, 1, sizeof *prim, NULL, "prim");
-    vs_morph_target *targets = asset_calloc(a, 2, sizeof *targets, NULL, "t");
+    vs_mesh *mesh = vs_priv_asset_calloc(a, 1, sizeof *mesh, NULL, "mesh");
+    vs_primitive *prim = vs_priv_asset_calloc(a, 1, sizeof *prim, NULL, "prim");
+    vs_morph_target *targets = vs_priv_asset_calloc(a, 2, sizeof *targets, NULL, "t");
     prim->positions = fx_floats(a, 0);
     prim->mode = VS_MODE_TRIANGLES;
     prim->material = -1;

@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "anim/clip_plans.h"
-#include "anim/rotation_batch.h"
-#include "anim/sample.h"
+#include "asset/clip_plans.h"
+#include "pose/rotation_batch.h"
+#include "pose/sample.h"
 #include "asset_fixture.h"
-#include "core/cpu_avx2.h"
-#include "core/skin_facts.h"
-#include "core/time_groups.h"
+#include "base/cpu_avx2.h"
+#include "asset/skin_facts.h"
+#include "asset/time_groups.h"
 #include "test.h"
 
 /* Worst |weight - sin(t theta) / sin(theta)| over cosines [lo, 1] and
@@ -236,7 +236,7 @@ static const char *const files[] = {
 };
 
 /* Samplers with the same key times (one array, or equal copies) share one
- * key search and fraction (core/time_groups.h), whatever their
+ * key search and fraction (asset/time_groups.h), whatever their
  * interpolation; other times stay apart. Every channel still matches the
  * scalar sampler, through one pose played forward, backward and seeking. */
 static void shared_key_times_are_searched_once(void)
@@ -317,7 +317,7 @@ static void pose_sampling_matches_scalar_sampler(void)
     }
 }
 
-/* Every clip of a well-formed asset gets a plan (anim/clip_plans.h) that
+/* Every clip of a well-formed asset gets a plan (asset/clip_plans.h) that
  * sorts its channels by kind; a clip that drives one node and path twice
  * does not, and neither does a clip edited after loading. */
 static void clips_are_planned_unless_a_target_repeats(void)

@@ -3,7 +3,7 @@
  * samplers built by hand against values worked out on paper. */
 #include "test.h"
 
-#include "anim/sample.h"
+#include "pose/sample.h"
 
 static float qlen(const float q[4])
 {

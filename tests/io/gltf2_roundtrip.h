@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <strings.h>
 
-#include "core/xform.h"
+#include "base/xform.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

@@ -12,10 +12,10 @@
  *    each naming the file and the JSON path. */
 #include <cjson/cJSON.h>
 
-#include "core/asset_internal.h"
-#include "io/gltf2_internal.h"
+#include "asset/asset_internal.h"
+#include "load/gltf2/gltf2_internal.h"
 #include "io/gltf2_fixture.h"
-#include "io/gltf_common.h"
+#include "format/gltf_common.h"
 #include "test.h"
 
 /* ---------------------------------------------------------- byte level */
@@ -148,7 +148,7 @@ static vs_result doc_open(doc *d, const char *json)
 {
     memset(d, 0, sizeof *d);
     d->root = cJSON_Parse(json);
-    d->asset = asset_create("acc.gltf", NULL);
+    d->asset = vs_priv_asset_create("acc.gltf", NULL);
     if (!d->root || !d->asset) abort();
     d->c = (gltf2_ctx){.asset = d->asset, .root = d->root,
                        .src = d->asset->source_name, .error = &d->err};

@@ -5,8 +5,8 @@
  * positions bit for bit; bad arguments are refused. */
 #include <stdint.h>
 
-#include "io/bake.h"
-#include "io/gltf2_writer.h"
+#include "bake/bake.h"
+#include "write/gltf2/gltf2_writer.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

@@ -3,7 +3,7 @@
  * solve, HERMITE and 1-D (COLLADA 1.4.0 style) tangents turned into Bezier
  * control points, and per-component (time, value) tangents. Samplers are
  * read with the importer's own parser from inline documents. */
-#include "io/collada_anim.h"
+#include "load/collada/collada_anim.h"
 #include "test_collada_anim_fixture.h"
 
 static void bezier_solve_inverts_time(void)

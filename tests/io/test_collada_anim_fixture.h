@@ -2,15 +2,15 @@
 /* Drives collada_load_animations without the rest of the COLLADA loader: a
  * hand-built asset whose nodes carry the transform stacks the test .dae
  * files declare, the .dae parsed with libxml2 here, then the usual
- * asset_finalize and the runtime pose API to read the clips back. */
+ * vs_priv_asset_finalize and the runtime pose API to read the clips back. */
 #ifndef VS_TESTS_IO_COLLADA_ANIM_FIXTURE_H
 #define VS_TESTS_IO_COLLADA_ANIM_FIXTURE_H
 
 #include <libxml/parser.h>
 
-#include "core/asset_internal.h"
-#include "core/xform.h"
-#include "io/collada_internal.h"
+#include "asset/asset_internal.h"
+#include "base/xform.h"
+#include "load/collada/collada_internal.h"
 #include "test.h"
 
 #define FX_MAX_NODES 4
@@ -28,10 +28,10 @@ static inline void fx_init(fx_anim *f, const char *source, uint32_t count,
                            const char *const *ids)
 {
     memset(f, 0, sizeof *f);
-    f->asset = asset_create(source, NULL);
+    f->asset = vs_priv_asset_create(source, NULL);
     if (!f->asset) abort();
     f->asset->format = VS_FORMAT_COLLADA;
-    f->nodes = asset_calloc(f->asset, count, sizeof *f->nodes, NULL, "nodes");
+    f->nodes = vs_priv_asset_calloc(f->asset, count, sizeof *f->nodes, NULL, "nodes");
     if (!f->nodes) abort();
     for (uint32_t i = 0; i < count; ++i) {
         f->nodes[i].name = ids[i];
@@ -73,7 +73,7 @@ static inline vs_result fx_load_doc(fx_anim *f, xmlDoc *doc, vs_error *err)
     vs_result r = collada_load_animations(f->asset, xmlDocGetRootElement(doc),
                                           f->stacks, err);
     xmlFreeDoc(doc);
-    if (r == VS_OK) r = asset_finalize(f->asset, err);
+    if (r == VS_OK) r = vs_priv_asset_finalize(f->asset, err);
     return r;
 }
 

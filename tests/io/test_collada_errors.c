@@ -5,7 +5,8 @@
  * must load or fail cleanly (run under ASan), and limits must hold. */
 #include <stdint.h>
 
-#include "io/formats.h"
+#include "format/read_file.h"
+#include "load/loaders.h"
 #include "test_collada_fixture.h"
 
 typedef struct broken_case {

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "core/xform.h"
+#include "base/xform.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

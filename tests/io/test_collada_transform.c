@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* COLLADA transform elements against hand-computed matrices, and the stack
  * product order (spec: post-multiplied in document order). */
-#include "io/collada_internal.h"
+#include "load/collada/collada_internal.h"
 #include "test.h"
 
 static void check_point(const collada_xform *x, uint32_t n, float px, float py,

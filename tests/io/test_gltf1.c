@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
-#include "io/gltf_common.h"
+#include "format/gltf_common.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

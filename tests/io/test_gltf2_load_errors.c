@@ -250,7 +250,7 @@ static void broken_objects_name_their_path(void)
            INV,
            "animations[0].samplers[0].input: accessor 9: type VEC3 is "
            "not allowed here");
-    /* The names of paths and interpolations (core/anim_names.h). */
+    /* The names of paths and interpolations (asset/anim_names.h). */
     expect(&g,
            (parts){.animations = "[{\"samplers\":[{\"input\":8,\"output\":9}],"
                                  "\"channels\":[{\"sampler\":0,\"target\":{"

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "io/gltf2_roundtrip.h"
-#include "io/gltf2_writer.h"
+#include "write/gltf2/gltf2_writer.h"
 
 #define GLTF1_SKIN VS_TEST_DATA "/gltf1/SimpleSkin.gltf"
 #define GLTF2_SKIN VS_TEST_DATA "/gltf2/SimpleSkin.gltf"

@@ -7,7 +7,7 @@
  * source's, and the file must say what glTF expects. */
 #include "io/gltf2_roundtrip.h"
 #include "io/gltf2_synthetic.h"
-#include "io/gltf2_writer.h"
+#include "write/gltf2/gltf2_writer.h"
 
 static void test_cleanups_keep_the_pose(void)
 {

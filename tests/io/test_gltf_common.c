@@ -2,7 +2,7 @@
 /* The byte-level glTF pieces: base64, URIs, GLB containers and accessor
  * decoding for every component type, normalization, stride and the matrix
  * column padding of glTF 2.0 §3.6.2.4. */
-#include "io/gltf_common.h"
+#include "format/gltf_common.h"
 #include "test.h"
 
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * and points are kept in OBJ and left out of PLY, bad indices are refused. */
 #include <cjson/cJSON.h>
 
-#include "io/mesh_writers.h"
+#include "write/mesh_writers.h"
 #include "test.h"
 
 static char *slurp(const char *path)

@@ -6,6 +6,7 @@
 
 #include "test.h"
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 static vs_asset *load_tube(const vs_synthetic_tube_desc *d)
 {

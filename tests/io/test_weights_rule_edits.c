@@ -6,7 +6,8 @@
  * its pose. The source is tests/data/gltf2/SimpleSkin.gltf with three
  * vertices' weights edited, a shallow copy as in gltf2_synthetic.h. */
 #include "io/gltf2_roundtrip.h"
-#include "io/gltf2_writer.h"
+#include "write/gltf2/gltf2_writer.h"
+#include "vskin/vskin_tools.h"
 
 #define SOURCE VS_TEST_DATA "/gltf2/SimpleSkin.gltf"
 

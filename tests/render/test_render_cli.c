@@ -3,7 +3,7 @@
  * command writes the same bytes twice; usage errors exit 2. */
 #include <sys/wait.h>
 
-#include "io/image_writers.h"
+#include "write/image/image_writers.h"
 #include "test.h"
 
 static int run_cli(const char *args)

@@ -7,7 +7,7 @@
  * place it left is background, and the lower half did not move. Renders are
  * also compared with small reference PNGs (tests/data/render; set
  * VS_UPDATE_REFERENCES=1 to rewrite them after a deliberate change). */
-#include "io/image_writers.h"
+#include "write/image/image_writers.h"
 #include "render_support.h"
 
 #define W 160

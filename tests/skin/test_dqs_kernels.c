@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "dqs_fixture.h"
-#include "skin/dqs_kernel.h"
+#include "skin/dqs/dqs_kernel.h"
 #include "skin/skinning_reference.h"
 #include "test.h"
 #include "vskin/vskin.h"

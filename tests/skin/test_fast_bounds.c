@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "anim/asset_fixture.h"
-#include "core/asset_internal.h"
+#include "asset/asset_internal.h"
 #include "test.h"
 #include "vskin/vskin.h"
 
@@ -168,13 +168,13 @@ static bool synthetic_create(uint32_t vertices, uint32_t joints,
 {
     vs_asset *a = fx_asset(joints + 1);
     size_t slots = (size_t)vertices * influences;
-    vs_mesh *mesh = asset_calloc(a, 1, sizeof *mesh, NULL, "t");
-    vs_primitive *prim = asset_calloc(a, 1, sizeof *prim, NULL, "t");
-    vs_skin *skin = asset_calloc(a, 1, sizeof *skin, NULL, "t");
-    float *pos = asset_calloc(a, (size_t)vertices * 3, sizeof *pos, NULL, "t");
-    float *w = asset_calloc(a, slots, sizeof *w, NULL, "t");
-    uint16_t *jt = asset_calloc(a, slots, sizeof *jt, NULL, "t");
-    uint32_t *sj = asset_calloc(a, joints, sizeof *sj, NULL, "t");
+    vs_mesh *mesh = vs_priv_asset_calloc(a, 1, sizeof *mesh, NULL, "t");
+    vs_primitive *prim = vs_priv_asset_calloc(a, 1, sizeof *prim, NULL, "t");
+    vs_skin *skin = vs_priv_asset_calloc(a, 1, sizeof *skin, NULL, "t");
+    float *pos = vs_priv_asset_calloc(a, (size_t)vertices * 3, sizeof *pos, NULL, "t");
+    float *w = vs_priv_asset_calloc(a, slots, sizeof *w, NULL, "t");
+    uint16_t *jt = vs_priv_asset_calloc(a, slots, sizeof *jt, NULL, "t");
+    uint32_t *sj = vs_priv_asset_calloc(a, joints, sizeof *sj, NULL, "t");
     if (!mesh || !prim || !skin || !pos || !w || !jt || !sj) abort();
     fx_node(a, 0)->mesh = 0;
     fx_node(a, 0)->skin = 0;
@@ -203,7 +203,7 @@ static bool synthetic_create(uint32_t vertices, uint32_t joints,
 static vs_pose *synthetic_finish(synthetic *s)
 {
     vs_error e = {0};
-    CHECK_MSG(asset_finalize(s->asset, &e) == VS_OK, "%s", e.message);
+    CHECK_MSG(vs_priv_asset_finalize(s->asset, &e) == VS_OK, "%s", e.message);
     vs_pose *pose = NULL;
     CHECK(vs_pose_create(s->asset, &pose, NULL) == VS_OK);
     return pose;

@@ -4,10 +4,10 @@
 #include "test.h"
 
 #include "anim/asset_fixture.h"
-#include "core/affine.h"
-#include "core/affine_avx2.h"
-#include "core/cpu_avx2.h"
-#include "core/skin_facts.h"
+#include "base/affine.h"
+#include "base/affine_avx2.h"
+#include "base/cpu_avx2.h"
+#include "asset/skin_facts.h"
 #include "vskin/vskin.h"
 
 /* node 0 (mesh node) T(0,0,5) -> node 1 T(1,0,0) -> node 2 T(0,1,0).
@@ -23,9 +23,9 @@ static vs_asset *unfinished_skeleton_asset(void)
     fx_translate(a, 0, 0, 0, 5);
     fx_translate(a, 1, 1, 0, 0);
     fx_translate(a, 2, 0, 1, 0);
-    vs_skin *skins = asset_calloc(a, 2, sizeof *skins, NULL, "skins");
-    uint32_t *joints = asset_calloc(a, 3, sizeof *joints, NULL, "joints");
-    float *ibm = asset_calloc(a, 32, sizeof *ibm, NULL, "ibm");
+    vs_skin *skins = vs_priv_asset_calloc(a, 2, sizeof *skins, NULL, "skins");
+    uint32_t *joints = vs_priv_asset_calloc(a, 3, sizeof *joints, NULL, "joints");
+    float *ibm = vs_priv_asset_calloc(a, 32, sizeof *ibm, NULL, "ibm");
     if (!skins || !joints || !ibm) abort();
     joints[0] = 1;
     joints[1] = 2;
@@ -142,7 +142,7 @@ static void check_general_products(const vs_pose *pose, const char *what)
  * row goes through the affine-only product, whose right factor (the IBM)
  * is affine. With a projective IBM as well (loaders refuse them for glTF; a
  * hand-built asset may hold one), the whole call takes the general
- * product: the skin's facts, kept at load (core/skin_facts.h), say so. */
+ * product: the skin's facts, kept at load (asset/skin_facts.h), say so. */
 static void projective_parent_takes_the_general_product(void)
 {
     for (int projective_ibm = 0; projective_ibm < 2; ++projective_ibm) {
@@ -204,7 +204,7 @@ static float odd_entry(uint32_t *seed)
     }
 }
 
-/* The AVX2 products (core/affine_avx2.h) give affine_mul's and
+/* The AVX2 products (base/affine_avx2.h) give affine_mul's and
  * affine_mul_rows' floats bit for bit: 4x4 from projective and affine left
  * factors, 3x4 stopping at the first left factor that is not affine. */
 static void avx2_products_are_the_baseline_floats(void)

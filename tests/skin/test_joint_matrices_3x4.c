@@ -4,7 +4,7 @@
  * with VS_ERROR_UNSUPPORTED when a joint matrix is projective. */
 #include "test.h"
 
-#include "core/affine.h"
+#include "base/affine.h"
 #include "vskin/vskin.h"
 
 #define CESIUM VS_SHARED_ASSETS "/gltf2/CesiumMan/CesiumMan.gltf"

@@ -4,7 +4,7 @@
  * out by hand. */
 #include <stdint.h>
 
-#include "core/asset_internal.h"
+#include "asset/asset_internal.h"
 #include "test.h"
 #include "vskin/vskin.h"
 
@@ -21,7 +21,7 @@
 
 static void *alloc(vs_asset *a, size_t count, size_t size)
 {
-    void *p = asset_calloc(a, count, size, NULL, "test");
+    void *p = vs_priv_asset_calloc(a, count, size, NULL, "test");
     if (!p) abort();
     return p;
 }
@@ -35,7 +35,7 @@ static float *floats(vs_asset *a, size_t n, const float *values)
 
 static vs_asset *new_asset(uint32_t node_count)
 {
-    vs_asset *a = asset_create("test.gltf", NULL);
+    vs_asset *a = vs_priv_asset_create("test.gltf", NULL);
     if (!a) abort();
     vs_node *nodes = alloc(a, node_count, sizeof *nodes);
     for (uint32_t i = 0; i < node_count; ++i) {
@@ -95,7 +95,7 @@ static vs_primitive *add_mesh(vs_asset *a, uint32_t vertex_count,
 static void finalize(vs_asset *a)
 {
     vs_error err = {0};
-    if (asset_finalize(a, &err) != VS_OK) {
+    if (vs_priv_asset_finalize(a, &err) != VS_OK) {
         fprintf(stderr, "builder: %s\n", err.message);
         abort();
     }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skin/kernel.h"
+#include "skin/lbs/kernel.h"
 #include "test.h"
 
 static void only_packed_outputs_stream_and_only_when_asked(void)

@@ -6,10 +6,11 @@
  * (0.7 on joint 5, 0.3 on joint 4). */
 #include <sys/wait.h>
 
-#include "io/gltf2_writer.h"
+#include "write/gltf2/gltf2_writer.h"
 #include "test.h"
 #include "tools/cli_run.h"
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 #define SOURCE VS_TEST_DATA "/validate/reweight_source.gltf"
 #define REPO_ROOT VS_TEST_DATA "/../.."

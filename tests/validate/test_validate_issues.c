@@ -11,6 +11,7 @@
 #include "test.h"
 #include "tools/cli_run.h"
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 #define DIR VS_TEST_DATA "/validate/"
 

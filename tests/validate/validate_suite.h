@@ -31,6 +31,7 @@
 #include "test.h"
 #include "tools/cli_run.h"
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 typedef struct known_gap {
     const char *code;

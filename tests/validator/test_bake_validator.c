@@ -5,8 +5,8 @@
  * or the gltf-validator package, as tests/validator/test_gltf2_validator.c. */
 #include <sys/wait.h>
 
-#include "io/bake.h"
-#include "io/gltf2_writer.h"
+#include "bake/bake.h"
+#include "write/gltf2/gltf2_writer.h"
 #include "test.h"
 
 #define REPO_ROOT VS_TEST_DATA "/../.."

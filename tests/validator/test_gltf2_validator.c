@@ -11,7 +11,7 @@
 
 #include "io/gltf2_roundtrip.h"
 #include "io/gltf2_synthetic.h"
-#include "io/gltf2_writer.h"
+#include "write/gltf2/gltf2_writer.h"
 
 /* VS_TEST_DATA is <root>/tests/data. */
 #define REPO_ROOT VS_TEST_DATA "/../.."

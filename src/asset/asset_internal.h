@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* What loaders use to build a vs_asset: arena-backed allocation with limits,
+ * and one shared finalisation pass that derives and checks everything the
+ * formats have in common (parents, order, instances, clip ranges). Loaders
+ * fill the public structs through non-const pointers they allocated here. */
+#ifndef VS_ASSET_ASSET_INTERNAL_H
+#define VS_ASSET_ASSET_INTERNAL_H
+
+#include "base/arena.h"
+#include "base/private_export.h"
+#include "vskin/vskin.h"
+
+struct prim_bounds;
+struct time_groups;
+struct clip_plan;
+struct skin_facts;
+
+typedef struct asset_internal {
+    arena arena;
+    vs_limits limits; /* with defaults applied */
+    /* Per instance, its mesh's primitive_count bounds (asset/joint_bounds.h),
+     * built by vs_priv_asset_finalize. */
+    struct prim_bounds **instance_bounds;
+    bool allow_external_paths; /* vs_load_options.allow_external_paths */
+    /* Per clip, samplers with identical key times (asset/time_groups.h),
+     * built by vs_priv_asset_finalize for time_group_clips clips. */
+    struct time_groups *time_groups;
+    uint32_t time_group_clips;
+    /* Per clip, its sampling plan (asset/clip_plans.h), built by
+     * vs_priv_asset_finalize for clip_plan_count clips. */
+    struct clip_plan *clip_plans;
+    uint32_t clip_plan_count;
+    /* Per skin of skin_facts_skins (asset/skin_facts.h), built by
+     * vs_priv_asset_finalize. */
+    struct skin_facts *skin_facts;
+    const vs_skin *skin_facts_skins;
+    uint32_t skin_fact_count;
+} asset_internal;
+
+/* Limits with every zero field replaced by its default. */
+VS_PRIV_EXPORT vs_limits vs_priv_limits_resolve(const vs_limits *in);
+
+/* A new empty asset (format unknown, no objects, unit 1 m, Y up). */
+VS_PRIV_EXPORT vs_asset *vs_priv_asset_create(const char *source_name,
+                                              const vs_load_options *options);
+const vs_limits *asset_limits(const vs_asset *asset);
+bool asset_allow_external_paths(const vs_asset *asset);
+
+/* count * size zeroed bytes owned by the asset. On failure sets error
+ * ("<source>: <where>: ... exceeds the memory limit" or out of memory) and
+ * returns NULL. */
+VS_PRIV_EXPORT void *vs_priv_asset_calloc(vs_asset *asset, size_t count,
+                                          size_t size, vs_error *error,
+                                          const char *where);
+VS_PRIV_EXPORT char *vs_priv_asset_strdup(vs_asset *asset, const char *s);
+VS_PRIV_EXPORT char *vs_priv_asset_strndup(vs_asset *asset, const char *s,
+                                           size_t n);
+
+/* Derives parents, node_order and instances, clip start/end; checks indices
+ * (children, meshes, skins, joints, scenes, channels), rejects cycles and nodes
+ * with two parents, checks primitive joint indices against the skin of every
+ * node that uses them. Loaders call it last. */
+VS_PRIV_EXPORT vs_result vs_priv_asset_finalize(vs_asset *asset,
+                                                vs_error *error);
+
+/* Finite weights; finite, invertible inverse bind and bind shape matrices
+ * (src/asset/skin_checks.c). Called by vs_priv_asset_finalize. */
+vs_result asset_check_skin_data(const vs_asset *asset, vs_error *error);
+
+/* Rest local matrix of a node (matrix, or T*R*S). */
+void node_rest_local(const vs_node *node, float out[16]);
+
+#endif

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/* Sampling plans of the clips (asset/clip_plans.h). */
+#include "asset/clip_plans.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "asset/asset_internal.h"
+#include "asset/time_groups.h"
+
+static plan_kind kind_of(const vs_anim_channel *ch, const vs_anim_sampler *s)
+{
+    if (s->interpolation != VS_INTERP_LINEAR || ch->path == VS_PATH_WEIGHTS)
+        return PLAN_GENERIC;
+    return ch->path == VS_PATH_ROTATION ? PLAN_SLERP : PLAN_LERP;
+}
+
+/* Whether clip c can be planned: every channel names a node and sampler
+ * that exist, LINEAR channels have the components their path needs (the
+ * rest is vs_pose_sample's check_clip, which runs before any plan is used),
+ * and no node and path is driven twice. seen holds 4 slots per node; a slot
+ * equal to stamp was taken by this clip. */
+static bool plannable(const vs_asset *asset, const vs_clip *clip,
+                      uint32_t *seen, uint32_t stamp)
+{
+    for (uint32_t k = 0; k < clip->channel_count; ++k) {
+        const vs_anim_channel *ch = &clip->channels[k];
+        if (ch->node >= asset->node_count ||
+            ch->sampler >= clip->sampler_count ||
+            (unsigned)ch->path > VS_PATH_WEIGHTS)
+            return false;
+        const vs_anim_sampler *s = &clip->samplers[ch->sampler];
+        if (s->key_count == 0) continue; /* sampling leaves it alone */
+        const plan_kind kind = kind_of(ch, s);
+        if (kind != PLAN_GENERIC &&
+            s->components != (kind == PLAN_SLERP ? 4u : 3u))
+            return false;
+        uint32_t *slot = &seen[4 * (size_t)ch->node + (unsigned)ch->path];
+        if (*slot == stamp) return false;
+        *slot = stamp;
+    }
+    return true;
+}
+
+static uint32_t trs_field(vs_anim_path path)
+{
+    return path == VS_PATH_TRANSLATION ? offsetof(vs_trs, translation)
+           : path == VS_PATH_ROTATION  ? offsetof(vs_trs, rotation)
+                                       : offsetof(vs_trs, scale);
+}
+
+/* Sorts ops[0..count) (one kind, starting at plan index base) by time
+ * group, groups in order of their first op and each group's ops in op
+ * order, and describes the groups in *out (without their copies). */
+static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
+                      uint32_t count, uint32_t base, plan_group **out,
+                      uint32_t *out_count)
+{
+    uint32_t *per_group =
+        calloc(tg->group_count ? tg->group_count : 1, sizeof *per_group);
+    plan_op *sorted = malloc((count ? count : 1) * sizeof *sorted);
+    bool ok = per_group && sorted;
+    uint32_t groups = 0;
+    for (uint32_t i = 0; ok && i < count; ++i)
+        groups += per_group[ops[i].group]++ == 0;
+    plan_group *g =
+        ok ? vs_priv_asset_calloc(asset, groups ? groups : 1, sizeof *g, NULL, "plans")
+           : NULL;
+    if (g) {
+        uint32_t placed = 0, made = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint32_t tgi = ops[i].group;
+            if (per_group[tgi] == 0) continue; /* group already placed */
+            g[made++] = (plan_group){tgi,  base + placed, per_group[tgi],
+                                     NULL, NULL,          NULL};
+            per_group[tgi] = 0;
+            for (uint32_t j = i; j < count; ++j)
+                if (ops[j].group == tgi) sorted[placed++] = ops[j];
+        }
+        for (uint32_t i = 0; i < count; ++i)
+            ops[i] = sorted[i];
+        *out = g;
+        *out_count = groups;
+    }
+    free(per_group);
+    free(sorted);
+    return g != NULL;
+}
+
+/* The keys of a group of lerps side by side (plan_group.keys). */
+static bool copy_lerp_keys(vs_asset *asset, const plan_op *ops, plan_group *g)
+{
+    const uint32_t keys = ops[g->first].sampler->key_count;
+    float *v = vs_priv_asset_calloc(asset, 3 * (size_t)keys * g->count + 1, sizeof *v,
+                            NULL, "plans");
+    if (!v) return false;
+    for (uint32_t k = 0; k < keys; ++k)
+        for (uint32_t i = 0; i < g->count; ++i)
+            for (uint32_t e = 0; e < 3; ++e)
+                v[3 * ((size_t)k * g->count + i) + e] =
+                    ops[g->first + i].sampler->values[3 * (size_t)k + e];
+    g->keys = v;
+    return true;
+}
+
+/* The prepared key pairs of a group of slerps in blocks
+ * (plan_group.blocks), and their nodes (.nodes). */
+static bool prepare_slerp_blocks(vs_asset *asset, const plan_op *ops,
+                                 plan_group *g)
+{
+    const uint32_t keys = ops[g->first].sampler->key_count;
+    const uint32_t per_key = rotation_blocks(g->count);
+    uint32_t *nodes =
+        vs_priv_asset_calloc(asset, g->count, sizeof *nodes, NULL, "plans");
+    /* The asset's allocations are 16-byte aligned; the blocks' rows are
+     * read 32 bytes at a time, so the blocks start at the first multiple
+     * of 32 inside one block more than they need. */
+    unsigned char *bytes =
+        keys < 2 ? NULL
+                 : vs_priv_asset_calloc(asset, (size_t)(keys - 1) * per_key + 1,
+                                sizeof(rotation_block), NULL, "plans");
+    if (!nodes || (keys >= 2 && !bytes)) return false;
+    rotation_block *blocks =
+        bytes ? (rotation_block *)(bytes + (-(uintptr_t)bytes &
+                                            (_Alignof(rotation_block) - 1)))
+              : NULL;
+    for (uint32_t i = 0; i < g->count; ++i)
+        nodes[i] = ops[g->first + i].node;
+    for (uint32_t k = 0; k + 1 < keys; ++k)
+        for (uint32_t i = 0; i < per_key * ROTATION_LANES; ++i) {
+            rotation_pair pair;
+            if (i < g->count) {
+                const float *v = ops[g->first + i].sampler->values;
+                rotation_pair_prepare(v + 4 * (size_t)k,
+                                      v + 4 * (size_t)(k + 1), &pair);
+            }
+            rotation_block_set(
+                &blocks[(size_t)k * per_key + i / ROTATION_LANES],
+                i % ROTATION_LANES, i < g->count ? &pair : NULL);
+        }
+    g->blocks = blocks;
+    g->nodes = nodes;
+    return true;
+}
+
+static bool plan_clip(vs_asset *asset, const vs_clip *clip,
+                      const time_groups *tg, clip_plan *out)
+{
+    uint32_t count[3] = {0, 0, 0};
+    for (uint32_t k = 0; k < clip->channel_count; ++k) {
+        const vs_anim_channel *ch = &clip->channels[k];
+        const vs_anim_sampler *s = &clip->samplers[ch->sampler];
+        if (s->key_count) ++count[kind_of(ch, s)];
+    }
+    const uint32_t total = count[0] + count[1] + count[2];
+    plan_op *ops =
+        vs_priv_asset_calloc(asset, total ? total : 1, sizeof *ops, NULL, "plans");
+    if (!ops) return false;
+    uint32_t next[3] = {0, count[0], count[0] + count[1]};
+    for (uint32_t k = 0; k < clip->channel_count; ++k) {
+        const vs_anim_channel *ch = &clip->channels[k];
+        const vs_anim_sampler *s = &clip->samplers[ch->sampler];
+        if (!s->key_count) continue;
+        ops[next[kind_of(ch, s)]++] =
+            (plan_op){s, tg->group_of[ch->sampler], ch->node, ch->path,
+                      trs_field(ch->path)};
+    }
+    plan_group *lerps = NULL, *slerps = NULL;
+    uint32_t lerp_groups = 0, slerp_groups = 0;
+    if (!group_ops(asset, tg, ops, count[0], 0, &lerps, &lerp_groups) ||
+        !group_ops(asset, tg, ops + count[0], count[1], count[0], &slerps,
+                   &slerp_groups))
+        return false;
+    for (uint32_t i = 0; i < lerp_groups; ++i)
+        if (!copy_lerp_keys(asset, ops, &lerps[i])) return false;
+    for (uint32_t i = 0; i < slerp_groups; ++i)
+        if (!prepare_slerp_blocks(asset, ops, &slerps[i])) return false;
+    bool clears_matrix = false;
+    for (uint32_t i = 0; i < count[0] + count[1]; ++i)
+        clears_matrix |= asset->nodes[ops[i].node].has_matrix;
+    *out = (clip_plan){clip->channels,
+                       clip->samplers,
+                       clip->channel_count,
+                       clip->sampler_count,
+                       ops,
+                       count[0],
+                       count[1],
+                       count[2],
+                       lerps,
+                       slerps,
+                       lerp_groups,
+                       slerp_groups,
+                       clears_matrix};
+    return true;
+}
+
+void clip_plans_build(vs_asset *asset)
+{
+    asset_internal *in = asset->internal_;
+    if (asset->clip_count == 0) return;
+    clip_plan *plans =
+        vs_priv_asset_calloc(asset, asset->clip_count, sizeof *plans, NULL, "plans");
+    uint32_t *seen = calloc(
+        4 * (size_t)(asset->node_count ? asset->node_count : 1), sizeof *seen);
+    if (plans && seen) {
+        for (uint32_t c = 0; c < asset->clip_count; ++c) {
+            const vs_clip *clip = &asset->clips[c];
+            const time_groups *tg = time_groups_for(asset, c);
+            /* A plan that failed half-way stays zeroed: no plan. */
+            if (tg && plannable(asset, clip, seen, c + 1) &&
+                !plan_clip(asset, clip, tg, &plans[c]))
+                plans[c] = (clip_plan){0};
+        }
+        in->clip_plans = plans;
+        in->clip_plan_count = asset->clip_count;
+    }
+    free(seen);
+}
+
+const clip_plan *clip_plan_for(const vs_asset *asset, uint32_t c)
+{
+    const asset_internal *in = asset->internal_;
+    if (!in || !in->clip_plans || c >= in->clip_plan_count ||
+        c >= asset->clip_count)
+        return NULL;
+    const clip_plan *p = &in->clip_plans[c];
+    const vs_clip *clip = &asset->clips[c];
+    if (!p->ops || p->channels != clip->channels ||
+        p->samplers != clip->samplers ||
+        p->channel_count != clip->channel_count ||
+        p->sampler_count != clip->sampler_count)
+        return NULL;
+    return p;
+}

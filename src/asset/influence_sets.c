@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* Distinct influence sets (see influence_sets.h): a hash table of joint
+ * lists, members stored back to back in growing arrays. */
+#include "asset/influence_sets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Twice the most sets kept, a power of two: probes stay short. */
+#define TABLE_SIZE (2u * INFLUENCE_SETS_MAX)
+
+bool influence_sets_init(influence_sets *s)
+{
+    memset(s, 0, sizeof *s);
+    s->start = calloc(INFLUENCE_SETS_MAX + 1, sizeof *s->start);
+    s->table = calloc(TABLE_SIZE, sizeof *s->table);
+    s->mesh = calloc(INFLUENCE_SETS_MAX, sizeof *s->mesh);
+    return s->start && s->table && s->mesh;
+}
+
+void influence_sets_free(influence_sets *s)
+{
+    free(s->start);
+    free(s->joints);
+    free(s->boxes);
+    free(s->table);
+    free(s->lo);
+    free(s->mesh);
+    memset(s, 0, sizeof *s);
+}
+
+static uint32_t hash_joints(const uint16_t *joints, uint32_t n)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (uint32_t i = 0; i < n; ++i) {
+        h = (h ^ joints[i]) * 16777619u;
+        h = (h ^ (joints[i] >> 8)) * 16777619u;
+    }
+    return h ^ n;
+}
+
+static bool same_set(const influence_sets *s, uint32_t set,
+                     const uint16_t *joints, uint32_t n)
+{
+    uint32_t a = s->start[set], b = s->start[set + 1];
+    return b - a == n && memcmp(s->joints + a, joints, n * sizeof *joints) == 0;
+}
+
+static bool grow(influence_sets *s, size_t need)
+{
+    if (need <= s->cap) return true;
+    size_t cap = s->cap ? s->cap : 64;
+    while (cap < need)
+        cap *= 2;
+    uint16_t *j = realloc(s->joints, cap * sizeof *j);
+    if (!j) return false;
+    s->joints = j;
+    bounds_box *b = realloc(s->boxes, cap * sizeof *b);
+    if (!b) return false;
+    s->boxes = b;
+    float *lo = realloc(s->lo, cap * sizeof *lo);
+    if (!lo) return false;
+    s->lo = lo;
+    s->cap = cap;
+    return true;
+}
+
+bool influence_sets_find(influence_sets *s, const uint16_t *joints, uint32_t n,
+                         uint32_t *set)
+{
+    uint32_t slot = hash_joints(joints, n) & (TABLE_SIZE - 1);
+    while (s->table[slot]) {
+        *set = s->table[slot] - 1;
+        if (same_set(s, *set, joints, n)) return true;
+        slot = (slot + 1) & (TABLE_SIZE - 1);
+    }
+    if (s->count == INFLUENCE_SETS_MAX) {
+        *set = UINT32_MAX;
+        return true;
+    }
+    if (!grow(s, s->len + n)) return false;
+    memcpy(s->joints + s->len, joints, n * sizeof *joints);
+    for (uint32_t i = 0; i < n; ++i) {
+        bounds_box_empty(&s->boxes[s->len + i]);
+        s->lo[s->len + i] = 1.0f;
+    }
+    bounds_box_empty(&s->mesh[s->count]);
+    *set = s->count;
+    s->len += n;
+    s->table[slot] = ++s->count;
+    s->start[s->count] = (uint32_t)s->len;
+    return true;
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/* One pose as a static asset (bake/bake.h). The baked asset has one root node
+ * per mesh instance (identity transform: the vertices are already in world
+ * space), one mesh per instance whose primitives carry the posed attributes,
+ * and the source's materials, up axis and unit (so the glTF writer turns
+ * COLLADA axes into Y-up metres as for `vskin convert`). */
+#include "bake/bake.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asset/asset_internal.h"
+#include "base/error.h"
+#include "bake/bake_internal.h"
+
+void bake_posed_free(vs_posed_primitive *posed, uint32_t count)
+{
+    if (!posed) return;
+    for (uint32_t i = 0; i < count; ++i)
+        vs_posed_primitive_free(&posed[i]);
+    free(posed);
+}
+
+vs_result bake_check_meshes(const vs_asset *asset, vs_error *error)
+{
+    if (asset->instance_count > 0) return VS_OK;
+    return set_error(error, VS_ERROR_NOT_FOUND,
+                     "%s: nothing to bake: no mesh instance in the default "
+                     "scene",
+                     asset->source_name);
+}
+
+uint32_t bake_primitive_total(const vs_asset *asset)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < asset->instance_count; ++i)
+        total += asset->meshes[asset->nodes[asset->instances[i]].mesh]
+                     .primitive_count;
+    return total;
+}
+
+vs_result bake_pose_all(const vs_pose *pose,
+                        const vs_pose_mesh_options *options,
+                        vs_posed_primitive **out, uint32_t *count,
+                        vs_error *error)
+{
+    const vs_asset *asset = vs_pose_asset(pose);
+    uint32_t total = bake_primitive_total(asset);
+    vs_posed_primitive *posed = calloc(total ? total : 1, sizeof *posed);
+    if (!posed)
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: out of memory baking %u primitives",
+                         asset->source_name, total);
+    uint32_t k = 0;
+    vs_result r = VS_OK;
+    for (uint32_t i = 0; r == VS_OK && i < asset->instance_count; ++i) {
+        uint32_t node = asset->instances[i];
+        const vs_mesh *mesh = &asset->meshes[asset->nodes[node].mesh];
+        for (uint32_t p = 0; r == VS_OK && p < mesh->primitive_count; ++p)
+            r = vs_pose_mesh_primitive(pose, node, p, options, &posed[k++],
+                                       error);
+    }
+    if (r != VS_OK) {
+        bake_posed_free(posed, total);
+        return r;
+    }
+    *out = posed;
+    *count = total;
+    return VS_OK;
+}
+
+vs_result bake_pose_frame(vs_pose *pose, uint32_t clip, float time,
+                          const vs_pose_mesh_options *options,
+                          vs_posed_primitive **out, uint32_t *count,
+                          vs_error *error)
+{
+    vs_pose_reset(pose);
+    vs_result r = vs_pose_sample(pose, clip, time, VS_TIME_CLAMP, error);
+    if (r != VS_OK) return r;
+    vs_pose_update_world(pose);
+    return bake_pose_all(pose, options, out, count, error);
+}
+
+float *bake_copy_floats(vs_asset *a, const float *src, size_t n,
+                        vs_error *error)
+{
+    if (!src) return NULL;
+    float *f = vs_priv_asset_calloc(a, n ? n : 1, sizeof *f, error, "baked vertices");
+    if (f) memcpy(f, src, n * sizeof *f);
+    return f;
+}
+
+/* Materials, then per instance a node and a mesh whose primitives copy the
+ * source topology; attributes are set by the caller. */
+vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
+                              vs_error *error)
+{
+    vs_result r = bake_check_meshes(src, error);
+    if (r != VS_OK) return r;
+    vs_asset *a = vs_priv_asset_create(src->source_name, NULL);
+    if (!a)
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: out of memory baking", src->source_name);
+    a->format = VS_FORMAT_GLTF2;
+    a->generator = "vskin bake";
+    a->up_axis = src->up_axis;
+    a->unit_meters = src->unit_meters;
+    const uint32_t n = src->instance_count;
+    vs_material *mats = NULL;
+    vs_node *nodes = vs_priv_asset_calloc(a, n ? n : 1, sizeof *nodes, error, "nodes");
+    vs_mesh *meshes =
+        vs_priv_asset_calloc(a, n ? n : 1, sizeof *meshes, error, "meshes");
+    vs_scene *scene = vs_priv_asset_calloc(a, 1, sizeof *scene, error, "scene");
+    uint32_t *roots = vs_priv_asset_calloc(a, n ? n : 1, sizeof *roots, error, "scene");
+    bool ok = nodes && meshes && scene && roots;
+    if (ok && src->material_count) {
+        mats = vs_priv_asset_calloc(a, src->material_count, sizeof *mats, error,
+                            "materials");
+        ok = mats != NULL;
+        for (uint32_t m = 0; ok && m < src->material_count; ++m) {
+            mats[m] = src->materials[m];
+            ok = (mats[m].name = vs_priv_asset_strdup(a, src->materials[m].name
+                                                     ? src->materials[m].name
+                                                     : "")) != NULL;
+        }
+    }
+    for (uint32_t i = 0; ok && i < n; ++i) {
+        const vs_node *sn = &src->nodes[src->instances[i]];
+        const vs_mesh *sm = &src->meshes[sn->mesh];
+        vs_node *node = &nodes[i];
+        node->name = vs_priv_asset_strdup(a, sn->name);
+        node->mesh = (int32_t)i;
+        node->skin = -1;
+        node->rest_trs.rotation[3] = 1.0f;
+        for (int k = 0; k < 3; ++k)
+            node->rest_trs.scale[k] = 1.0f;
+        roots[i] = i;
+        vs_mesh *mesh = &meshes[i];
+        mesh->name = vs_priv_asset_strdup(a, sm->name ? sm->name : "");
+        vs_primitive *prims =
+            vs_priv_asset_calloc(a, sm->primitive_count ? sm->primitive_count : 1,
+                         sizeof *prims, error, "primitives");
+        ok = node->name && mesh->name && prims;
+        mesh->primitives = prims;
+        mesh->primitive_count = sm->primitive_count;
+        for (uint32_t p = 0; ok && p < sm->primitive_count; ++p) {
+            const vs_primitive *sp = &sm->primitives[p];
+            vs_primitive *dp = &prims[p];
+            dp->mode = sp->mode;
+            dp->vertex_count = sp->vertex_count;
+            dp->material = sp->material;
+            dp->index_count = sp->index_count;
+            if (sp->texcoords)
+                ok = (dp->texcoords = bake_copy_floats(
+                          a, sp->texcoords, (size_t)sp->vertex_count * 2,
+                          error)) != NULL;
+            if (ok && sp->index_count) {
+                uint32_t *idx = vs_priv_asset_calloc(a, sp->index_count, sizeof *idx,
+                                             error, "indices");
+                ok = idx != NULL;
+                if (ok) memcpy(idx, sp->indices, sp->index_count * sizeof *idx);
+                dp->indices = idx;
+            }
+        }
+    }
+    if (!ok) {
+        vs_asset_free(a);
+        return error && error->code != VS_OK
+                   ? error->code
+                   : set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                               "%s: out of memory baking", src->source_name);
+    }
+    scene->name = "baked";
+    scene->node_count = n;
+    scene->nodes = roots;
+    a->nodes = nodes;
+    a->node_count = n;
+    a->meshes = meshes;
+    a->mesh_count = n;
+    a->materials = mats;
+    a->material_count = src->material_count;
+    a->scenes = scene;
+    a->scene_count = 1;
+    a->default_scene = 0;
+    *out = a;
+    return VS_OK;
+}
+
+vs_primitive *bake_primitive(vs_asset *baked, uint32_t flat_index)
+{
+    for (uint32_t m = 0; m < baked->mesh_count; ++m) {
+        if (flat_index < baked->meshes[m].primitive_count)
+            return (vs_primitive *)&baked->meshes[m].primitives[flat_index];
+        flat_index -= baked->meshes[m].primitive_count;
+    }
+    return NULL;
+}
+
+vs_result bake_pose(const vs_pose *pose, const vs_pose_mesh_options *options,
+                    vs_asset **out, vs_error *error)
+{
+    if (!pose || !out)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "bake_pose: pose and out must not be NULL");
+    *out = NULL;
+    const vs_asset *src = vs_pose_asset(pose);
+    vs_posed_primitive *posed = NULL;
+    uint32_t count = 0;
+    vs_result r = bake_pose_all(pose, options, &posed, &count, error);
+    if (r != VS_OK) return r;
+    vs_asset *a = NULL;
+    r = bake_skeleton_asset(src, &a, error);
+    for (uint32_t k = 0; r == VS_OK && k < count; ++k) {
+        vs_primitive *dp = bake_primitive(a, k);
+        const vs_posed_primitive *pp = &posed[k];
+        size_t n = pp->vertex_count;
+        dp->positions = bake_copy_floats(a, pp->positions, n * 3, error);
+        dp->normals = bake_copy_floats(a, pp->normals, n * 3, error);
+        dp->tangents = bake_copy_floats(a, pp->tangents, n * 4, error);
+        if (!dp->positions || (pp->normals && !dp->normals) ||
+            (pp->tangents && !dp->tangents))
+            r = error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+    }
+    bake_posed_free(posed, count);
+    if (r == VS_OK) r = vs_priv_asset_finalize(a, error);
+    if (r != VS_OK) {
+        vs_asset_free(a);
+        return r;
+    }
+    *out = a;
+    return VS_OK;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* The bump allocator that owns everything an asset points to (arena.h). */
+#include "base/arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Small allocations share 64 KiB blocks; big ones get a block of their own. */
+#define ARENA_BLOCK_SIZE (64u * 1024u)
+
+struct arena_block {
+    arena_block *next;
+    size_t size;
+    size_t used;
+    _Alignas(16) unsigned char data[];
+};
+
+void arena_init(arena *a, uint64_t limit)
+{
+    a->head = NULL;
+    a->used = 0;
+    a->limit = limit;
+}
+
+static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
+
+int arena_over_limit(const arena *a, size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size) return 1;
+    return a->limit != 0 && a->used + (uint64_t)count * size > a->limit;
+}
+
+void *arena_alloc(arena *a, size_t count, size_t size)
+{
+    if (size != 0 && count > (SIZE_MAX - 64) / size) return NULL;
+    size_t bytes = align16(count != 0 && size != 0 ? count * size : 1);
+    if (a->limit != 0 && a->used + bytes > a->limit) return NULL;
+
+    arena_block *b = a->head;
+    if (b == NULL || b->size - b->used < bytes) {
+        size_t cap = bytes > ARENA_BLOCK_SIZE / 4 ? bytes : ARENA_BLOCK_SIZE;
+        arena_block *nb = malloc(sizeof *nb + cap);
+        if (!nb) return NULL;
+        nb->size = cap;
+        nb->used = 0;
+        if (cap == bytes && b != NULL) {
+            /* Keep the partly used block at the head for small requests. */
+            nb->next = b->next;
+            b->next = nb;
+        } else {
+            nb->next = b;
+            a->head = nb;
+        }
+        b = nb;
+    }
+    void *p = b->data + b->used;
+    b->used += bytes;
+    a->used += bytes;
+    memset(p, 0, bytes);
+    return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t n)
+{
+    char *d = arena_alloc(a, n + 1, 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+char *arena_strdup(arena *a, const char *s)
+{
+    return arena_strndup(a, s ? s : "", s ? strlen(s) : 0);
+}
+
+void arena_free(arena *a)
+{
+    arena_block *b = a->head;
+    while (b) {
+        arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->used = 0;
+}

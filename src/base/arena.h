@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* A bump allocator that owns everything an asset points to, so a loader that
+ * fails half-way leaks nothing and vs_asset_free is one call. It also enforces
+ * the total-memory limit before any allocation is made. */
+#ifndef VS_BASE_ARENA_H
+#define VS_BASE_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct arena_block arena_block;
+
+typedef struct arena {
+    arena_block *head;
+    uint64_t used;  /* bytes handed out */
+    uint64_t limit; /* 0 = no limit */
+} arena;
+
+void arena_init(arena *a, uint64_t limit);
+/* count * size zeroed bytes aligned to 16; NULL on overflow, limit or OOM
+ * (arena_alloc_failed tells which). */
+void *arena_alloc(arena *a, size_t count, size_t size);
+/* True when the last failed arena_alloc hit the limit (not the system). */
+int arena_over_limit(const arena *a, size_t count, size_t size);
+char *arena_strdup(arena *a, const char *s);
+char *arena_strndup(arena *a, const char *s, size_t n);
+void arena_free(arena *a);
+
+#endif

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared state of the COLLADA loader (collada_*.c except the animation
+ * part). The pipeline:
+ *   XML (libxml2) -> id index -> visual scenes walked into runtime nodes and
+ *   transform stacks (collada_scene.c) -> every <instance_geometry> /
+ *   <instance_controller> becomes one vs_mesh (collada_geometry.c,
+ *   collada_material.c) and, for controllers, one vs_skin with its joints
+ *   resolved in the scene (collada_skin.c) -> animations -> vs_priv_asset_finalize.
+ * Temporary data lives in ctx->tmp (freed when the load ends); only what the
+ * asset keeps is allocated with vs_priv_asset_calloc. See docs/formats.md. */
+#ifndef VS_LOAD_COLLADA_COLLADA_LOADER_H
+#define VS_LOAD_COLLADA_COLLADA_LOADER_H
+
+#include <libxml/tree.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "load/collada/collada_internal.h"
+
+typedef struct collada_id {
+    const char *id;
+    const xmlNode *element;
+    uint32_t order; /* document order, to keep the first of equal ids */
+} collada_id;
+
+/* A string key of a runtime node (its id, sid or name) for joint lookups. */
+typedef struct collada_key {
+    const char *key;
+    uint32_t node;
+} collada_key;
+
+/* A mesh instance found while walking the scene, built once the whole node
+ * tree exists (skins need it). */
+typedef struct collada_instance {
+    const xmlNode *element; /* <instance_geometry> or <instance_controller> */
+    uint32_t node;
+    uint32_t scene; /* visual scene index */
+} collada_instance;
+
+typedef struct collada_ctx {
+    vs_asset *asset;
+    vs_error *error;
+    const char *src; /* asset->source_name */
+    const xmlNode *root;
+    arena tmp;
+
+    collada_id *ids; /* every element with an id, sorted by id */
+    uint32_t id_count;
+
+    /* Runtime nodes, grown while walking (malloc'd; copied into the asset at
+     * the end). Indices are pre-order per visual scene, so the subtree of
+     * node i is [i, subtree_end[i]) and scene s is [scene_begin[s],
+     * scene_begin[s + 1]). */
+    vs_node *nodes;
+    collada_node_stack *stacks;
+    uint32_t *subtree_end;
+    uint32_t node_count, node_cap;
+    uint32_t *scene_begin; /* visual_scene_count + 1 entries */
+
+    collada_instance *instances;
+    uint32_t instance_count, instance_cap;
+
+    /* Runtime node keys for joint lookups, each sorted by (key, node). */
+    collada_key *by_id, *by_sid, *by_name;
+    uint32_t by_id_count, by_sid_count, by_name_count;
+
+    const xmlNode **materials; /* <material> elements, asset material order */
+    uint32_t material_count;
+    vs_skin *skins; /* one per <instance_controller> */
+    uint32_t skin_count;
+} collada_ctx;
+
+/* Error result when ctx->error was set by an allocator. */
+#define COLLADA_ERR(ctx) ((ctx)->error->code)
+
+/* ---- collada_xml.c: elements, attributes, text, numbers, errors */
+
+/* Local element name test (COLLADA 1.4 and 1.5 differ only in namespace). */
+bool collada_is(const xmlNode *n, const char *name);
+/* First element child named name, or NULL. */
+const xmlNode *collada_child(const xmlNode *n, const char *name);
+/* Next element sibling after n named name (NULL name: any), or NULL. */
+const xmlNode *collada_next(const xmlNode *n, const char *name);
+/* Attribute value without copying (NULL when absent). */
+const char *collada_attr(const xmlNode *n, const char *name);
+/* Iterates every <name> of every <library> under root: item NULL gives the
+ * first, then the one after item; NULL at the end. */
+const xmlNode *collada_item(const xmlNode *root, const xmlNode *item,
+                            const char *library, const char *name);
+/* Pre-order walk below root (root excluded), iterative. */
+const xmlNode *collada_walk(const xmlNode *n, const xmlNode *root);
+
+/* "FILE: line N: <element attr="value">: message"; attr NULL shows the
+ * element's id when it has one. Returns code. */
+vs_result collada_fail(collada_ctx *ctx, vs_result code, const xmlNode *element,
+                       const char *attr, const char *fmt, ...) VS_PRINTF(5, 6);
+void *collada_tmp(collada_ctx *ctx, size_t count, size_t size,
+                  const char *where);
+/* Arena copy of s in the asset (NULL s gives NULL); false when out of
+ * memory (error set). */
+bool collada_strdup(collada_ctx *ctx, const char *s, const char **out);
+
+/* The element's text (its text children joined); an element child inside
+ * is an error. */
+vs_result collada_text(collada_ctx *ctx, const xmlNode *n, const char **out);
+/* Whitespace-separated numbers of the element's text. *count receives how
+ * many; arrays live in ctx->tmp. */
+vs_result collada_floats(collada_ctx *ctx, const xmlNode *n, float **out,
+                         uint32_t *count);
+/* Integers in [min, UINT32_MAX] as int64 (min is 0 or -1). */
+vs_result collada_ints(collada_ctx *ctx, const xmlNode *n, int64_t min,
+                       int64_t **out, uint32_t *count);
+/* Exactly n floats. */
+vs_result collada_floats_n(collada_ctx *ctx, const xmlNode *e, uint32_t n,
+                           float *out);
+/* Unsigned integer attribute; *out = def when absent. */
+vs_result collada_uint_attr(collada_ctx *ctx, const xmlNode *n,
+                            const char *name, uint32_t def, uint32_t *out);
+
+/* Builds ctx->ids. */
+vs_result collada_index_ids(collada_ctx *ctx);
+/* Resolves a "#id" reference found in attribute / text of `at`: the
+ * element, which must be named `kind` (NULL: any). Errors name `at`. */
+vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
+                          const char *ref, const char *kind,
+                          const xmlNode **out);
+
+/* ---- collada_source.c: <source> data through its accessor */
+
+typedef struct collada_floats_src {
+    uint32_t count;      /* accessor count */
+    uint32_t components; /* values read per element */
+    float *values;       /* count * components, packed */
+} collada_floats_src;
+
+/* Reads `components` values per element (the accessor's first named
+ * params; all when components is 0, then *components = stride). */
+vs_result collada_source_floats(collada_ctx *ctx, const xmlNode *source,
+                                uint32_t components, collada_floats_src *out);
+/* Name_array or IDREF_array strings of a source (pointers into a tmp copy);
+ * *idref tells which. */
+vs_result collada_source_names(collada_ctx *ctx, const xmlNode *source,
+                               char ***out, uint32_t *count, bool *idref);
+
+/* ---- collada_polygons.c */
+
+/* The corners of a primitive element: p holds stride values per corner,
+ * sizes[g] corners per polygon / strip / fan. */
+typedef struct collada_corners {
+    int64_t *p;
+    uint64_t p_count;
+    uint32_t *sizes;
+    uint32_t groups;
+    bool strip;
+} collada_corners;
+
+/* Reads <p> (and <vcount>) of a <triangles>, <polylist>, <polygons>,
+ * <tristrips> or <trifans> with `stride` indices per corner, checking
+ * count against what the element holds. */
+vs_result collada_read_corners(collada_ctx *ctx, const xmlNode *prim,
+                               uint32_t stride, collada_corners *c);
+/* Triangles as corner numbers (3 per triangle, in ctx->tmp). */
+vs_result collada_triangulate(collada_ctx *ctx, const xmlNode *prim,
+                              const collada_corners *c, uint32_t **out,
+                              uint32_t *tris);
+
+/* ---- collada_geometry.c */
+
+typedef struct collada_geometry {
+    const char *name;
+    uint32_t position_count; /* COLLADA positions (skin weights index them) */
+    uint32_t primitive_count;
+    vs_primitive *primitives; /* asset-owned arrays, material -1 */
+    const char **symbols;     /* material symbol per primitive or NULL */
+} collada_geometry;
+
+/* The de-indexed triangles of a <geometry> (built once, cached). */
+vs_result collada_geometry_get(collada_ctx *ctx, const xmlNode *geometry,
+                               const xmlNode *at, const collada_geometry **out);
+
+/* ---- collada_material.c */
+
+/* Fills asset->materials from <library_materials>. */
+vs_result collada_load_materials(collada_ctx *ctx);
+/* Material index bound to `symbol` by the instance's <bind_material>, or
+ * -1 when the instance binds nothing to it. */
+vs_result collada_bind_material(collada_ctx *ctx, const xmlNode *instance,
+                                const char *symbol, int32_t *out);
+/* mesh = copies of the geometry's primitives `prims` (the geometry's own or
+ * skinned ones) with the instance's materials bound. */
+vs_result collada_instance_mesh(collada_ctx *ctx, const xmlNode *instance,
+                                const collada_geometry *g,
+                                const vs_primitive *prims, const char *name,
+                                vs_mesh *mesh);
+
+/* ---- collada_skin.c */
+
+/* Builds the mesh of an <instance_controller> on node and its vs_skin. */
+vs_result collada_load_controller(collada_ctx *ctx,
+                                  const collada_instance *inst, vs_mesh *mesh,
+                                  vs_skin *skin, int32_t skin_index);
+/* Sorted key tables for joint lookups (after the node walk). */
+vs_result collada_index_nodes(collada_ctx *ctx);
+
+/* ---- collada_scene.c */
+
+/* Walks every visual scene into ctx->nodes / stacks / instances and fills
+ * asset->scenes and default_scene. */
+vs_result collada_load_scenes(collada_ctx *ctx);
+/* Builds meshes / skins of ctx->instances and copies the nodes into the
+ * asset. */
+vs_result collada_build_instances(collada_ctx *ctx);
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* glTF 2.0 rules that concern the file as a whole rather than one object:
+ * the shape of the root (§5.1 schema: collections are arrays, extension
+ * lists hold unique strings, root extensions are objects) and, once vs_priv_asset_finalize has linked
+ * the hierarchy, the links between objects that the hierarchy decides
+ * (node weights vs morph targets, skin.skeleton as the joints' root). */
+#include <string.h>
+
+#include "asset/asset_internal.h"
+#include "load/gltf2/gltf2_internal.h"
+
+#define FAIL(...) set_error(c->error, VS_ERROR_INVALID, __VA_ARGS__)
+
+static const char *const collections[] = {
+    "accessors", "animations", "buffers", "bufferViews", "cameras",
+    "images",    "materials",  "meshes",  "nodes",       "samplers",
+    "scenes",    "skins",      "textures", NULL};
+
+static vs_result check_names(gltf2_ctx *c, const char *key)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(c->root, key);
+    if (!arr) return VS_OK;
+    if (!cJSON_IsArray(arr))
+        return FAIL("%s: %s: must be an array of strings", c->src, key);
+    int i = 0;
+    const cJSON *e, *f;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!cJSON_IsString(e))
+            return FAIL("%s: %s[%d]: must be a string", c->src, key, i);
+        /* Schema: uniqueItems. */
+        for (f = arr->child; f != e; f = f->next)
+            if (strcmp(f->valuestring, e->valuestring) == 0)
+                return FAIL("%s: %s[%d]: \"%s\" is listed twice", c->src,
+                            key, i, e->valuestring);
+        ++i;
+    }
+    return VS_OK;
+}
+
+vs_result gltf2_check_root(gltf2_ctx *c)
+{
+    for (int i = 0; collections[i]; ++i) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->root,
+                                                          collections[i]);
+        /* The schema also wants minItems 1, but an empty collection just
+         * means no objects, which loads correctly; some exporters write
+         * them. A collection of another JSON type is no glTF. */
+        if (v && !cJSON_IsArray(v))
+            return FAIL("%s: %s: must be an array", c->src, collections[i]);
+    }
+    vs_result r;
+    if ((r = check_names(c, "extensionsUsed")) != VS_OK ||
+        (r = check_names(c, "extensionsRequired")) != VS_OK)
+        return r;
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(c->root, "extensions");
+    if (ext && !cJSON_IsObject(ext))
+        return FAIL("%s: extensions: must be an object", c->src);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ext)
+    {
+        if (!cJSON_IsObject(e))
+            return FAIL("%s: extensions.%s: must be an object", c->src,
+                        e->string);
+    }
+    return VS_OK;
+}
+
+/* True when `root` is `node` or one of its ancestors. */
+static bool is_ancestor_or_self(const vs_asset *a, uint32_t root,
+                                uint32_t node)
+{
+    /* Parents are acyclic after vs_priv_asset_finalize, so the walk ends. */
+    for (int32_t n = (int32_t)node; n >= 0; n = a->nodes[n].parent)
+        if ((uint32_t)n == root) return true;
+    return false;
+}
+
+vs_result gltf2_check_links(gltf2_ctx *c)
+{
+    const vs_asset *a = c->asset;
+    for (uint32_t i = 0; i < a->node_count; ++i) {
+        const vs_node *n = &a->nodes[i];
+        if (!n->weight_count) continue;
+        /* §3.7.2.2 / §5.25: node.weights overrides mesh.weights and needs a
+         * mesh whose primitives have exactly that many targets; posing would
+         * otherwise pair weights with the wrong targets. */
+        if (n->mesh < 0)
+            return FAIL("%s: nodes[%u].weights: the node has no mesh",
+                        c->src, i);
+        uint32_t targets = a->meshes[n->mesh].primitives[0].target_count;
+        if (n->weight_count != targets)
+            return FAIL("%s: nodes[%u].weights: %u weights but meshes[%d] "
+                        "has %u morph targets",
+                        c->src, i, n->weight_count, n->mesh, targets);
+    }
+    for (uint32_t s = 0; s < a->skin_count; ++s) {
+        const vs_skin *skin = &a->skins[s];
+        if (skin->skeleton < 0) continue;
+        /* §5.26 skin.skeleton: "the node used as a skeleton root", so it is
+         * an ancestor of (or one of) every joint. Joints without any common
+         * root are allowed: world-space skinning does not need one. */
+        for (uint32_t j = 0; j < skin->joint_count; ++j)
+            if (!is_ancestor_or_self(a, (uint32_t)skin->skeleton,
+                                     skin->joints[j]))
+                return FAIL("%s: skins[%u].skeleton: node %d is not an "
+                            "ancestor of joint %u (node %u)",
+                            c->src, s, skin->skeleton, j, skin->joints[j]);
+    }
+    return VS_OK;
+}

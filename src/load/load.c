@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* Format detection and the public load entry points. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asset/asset_internal.h"
+#include "base/error.h"
+#include "format/read_file.h"
+#include "load/loaders.h"
+#include "format/gltf_common.h"
+
+static size_t skip_bom_and_space(const uint8_t *d, size_t n)
+{
+    size_t i = 0;
+    if (n >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF) i = 3;
+    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')) ++i;
+    return i;
+}
+
+/* glTF 1.0 has "asset.version" starting with "1" (1.0, 1.0.1, the 1.1 draft)
+ * or, in early files, no version but objects keyed by id. */
+static bool looks_like_gltf1(const cJSON *root)
+{
+    const cJSON *asset = cJSON_GetObjectItemCaseSensitive(root, "asset");
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
+    if (cJSON_IsString(version)) return version->valuestring[0] == '1';
+    if (cJSON_IsNumber(version)) return version->valuedouble < 2.0;
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+    const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(root, "meshes");
+    return cJSON_IsObject(nodes) || cJSON_IsObject(meshes);
+}
+
+static vs_result load_json(vs_asset *asset, const char *json, size_t size,
+                           const uint8_t *bin, size_t bin_size, int glb_version,
+                           const char *base_dir, vs_error *error)
+{
+    cJSON *root = cJSON_ParseWithLength(json, size);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t offset = (at && at >= json && at <= json + size) ? (size_t)(at - json) : 0;
+        return set_error(error, VS_ERROR_PARSE,
+                         "%s: invalid JSON near byte %zu", asset->source_name,
+                         offset);
+    }
+    vs_result r;
+    if (!cJSON_IsObject(root))
+        r = set_error(error, VS_ERROR_INVALID,
+                      "%s: the JSON root is not an object", asset->source_name);
+    else if (glb_version == 1 || (glb_version == 0 && looks_like_gltf1(root)))
+        r = gltf1_load(asset, root, bin, bin_size, base_dir, error);
+    else
+        r = gltf2_load(asset, root, bin, bin_size, base_dir, error);
+    cJSON_Delete(root);
+    return r;
+}
+
+static vs_result load_any(vs_asset *asset, const uint8_t *data, size_t size,
+                          const char *base_dir, vs_error *error)
+{
+    if (size >= 4 && memcmp(data, "glTF", 4) == 0) {
+        const char *json;
+        size_t json_size, bin_size;
+        const uint8_t *bin;
+        uint32_t version;
+        vs_result r = glb_parse(data, size, asset->source_name, &json,
+                                &json_size, &bin, &bin_size, &version, error);
+        if (r != VS_OK) return r;
+        return load_json(asset, json, json_size, bin, bin_size, (int)version,
+                         base_dir, error);
+    }
+    size_t i = skip_bom_and_space(data, size);
+    if (i < size && data[i] == '{')
+        return load_json(asset, (const char *)data + i, size - i, NULL, 0, 0,
+                         base_dir, error);
+    if (i < size && data[i] == '<') {
+#if VSKIN_WITH_COLLADA
+        return collada_load(asset, data, size, base_dir, error);
+#else
+        return set_error(error, VS_ERROR_UNSUPPORTED,
+                         "%s: a COLLADA file, and this vskin was built "
+                         "without COLLADA (VSKIN_WITH_COLLADA=OFF)",
+                         asset->source_name);
+#endif
+    }
+    if (size == 0)
+        return set_error(error, VS_ERROR_PARSE, "%s: file is empty",
+                         asset->source_name);
+    return set_error(error, VS_ERROR_PARSE,
+                     "%s: not a glTF (.gltf/.glb) or COLLADA (.dae) file",
+                     asset->source_name);
+}
+
+static vs_result load_common(const void *data, size_t size, const char *name,
+                             const char *base_dir, const vs_load_options *options,
+                             vs_asset **out_asset, vs_error *error)
+{
+    vs_asset *asset = vs_priv_asset_create(name, options);
+    if (!asset)
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    vs_result r = load_any(asset, data, size, base_dir, error);
+    if (r != VS_OK) {
+        vs_asset_free(asset);
+        return r;
+    }
+    *out_asset = asset;
+    return VS_OK;
+}
+
+vs_result vs_asset_load_memory(const void *data, size_t size, const char *name,
+                               const vs_load_options *options,
+                               vs_asset **out_asset, vs_error *error)
+{
+    vs_error local;
+    if (!error) error = &local;
+    clear_error(error);
+    if (!out_asset || (!data && size))
+        return set_error(error, VS_ERROR_ARGUMENT, "vs_asset_load_memory: "
+                                                   "NULL argument");
+    *out_asset = NULL;
+    if (!name) name = "memory";
+    vs_limits limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
+    if (size > limits.max_file_size)
+        return set_error(error, VS_ERROR_LIMIT,
+                         "%s: %zu bytes exceed the file size limit of %llu",
+                         name, size, (unsigned long long)limits.max_file_size);
+    return load_common(data ? data : "", size, name,
+                       options ? options->base_dir : NULL, options, out_asset,
+                       error);
+}
+
+vs_result vs_asset_load_file(const char *path, const vs_load_options *options,
+                             vs_asset **out_asset, vs_error *error)
+{
+    vs_error local;
+    if (!error) error = &local;
+    clear_error(error);
+    if (!path || !out_asset)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_asset_load_file: NULL argument");
+    *out_asset = NULL;
+    vs_limits limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
+    uint8_t *data;
+    size_t size;
+    vs_result r = read_file(path, limits.max_file_size, &data, &size, error);
+    if (r != VS_OK) return r;
+
+    /* Relative URIs resolve against the file's folder. */
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup("./");
+    if (!dir) {
+        free(data);
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    r = load_common(data, size, path, dir, options, out_asset, error);
+    free(dir);
+    free(data);
+    return r;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* Batched local matrices (pose/local_batch.h). */
+#include "pose/local_batch.h"
+
+#if defined(__SSE2__)
+
+/* A node past the end of the array: any valid TRS will do, its lane is
+ * never read. */
+static const vs_trs padding = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+
+/* Nodes trs[i..i+4) (lanes past count take padding) into 12 vectors of
+ * four lanes at out. */
+static void run4(const vs_trs *trs, uint32_t i, uint32_t count, float *out)
+{
+    const vs_trs *n0 = &trs[i];
+    const vs_trs *n1 = i + 1 < count ? &trs[i + 1] : &padding;
+    const vs_trs *n2 = i + 2 < count ? &trs[i + 2] : &padding;
+    const vs_trs *n3 = i + 3 < count ? &trs[i + 3] : &padding;
+    /* Three loads per node, each inside its vs_trs: (t0 t1 t2 r0),
+     * (r0 r1 r2 r3), (r3 s0 s1 s2). After the transposes, lane l of each
+     * vector belongs to node l. */
+    __m128 t0 = _mm_loadu_ps(n0->translation),
+           t1 = _mm_loadu_ps(n1->translation),
+           t2 = _mm_loadu_ps(n2->translation),
+           t3 = _mm_loadu_ps(n3->translation);
+    __m128 x = _mm_loadu_ps(n0->rotation), y = _mm_loadu_ps(n1->rotation),
+           z = _mm_loadu_ps(n2->rotation), w = _mm_loadu_ps(n3->rotation);
+    __m128 s3 = _mm_loadu_ps(n0->rotation + 3),
+           s0 = _mm_loadu_ps(n1->rotation + 3),
+           s1 = _mm_loadu_ps(n2->rotation + 3),
+           s2 = _mm_loadu_ps(n3->rotation + 3);
+    _MM_TRANSPOSE4_PS(t0, t1, t2, t3); /* t3: r0, unused */
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    _MM_TRANSPOSE4_PS(s3, s0, s1, s2); /* s3: r3, unused */
+    /* affine_from_trs, lane by lane: s = n > 0 ? 2 / n : 0 (NaN too). */
+    const __m128 n =
+        _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)),
+                              _mm_mul_ps(z, z)),
+                   _mm_mul_ps(w, w));
+    const __m128 s = _mm_and_ps(_mm_cmpgt_ps(n, _mm_setzero_ps()),
+                                _mm_div_ps(_mm_set1_ps(2.0f), n));
+    const __m128 xx = _mm_mul_ps(_mm_mul_ps(x, x), s),
+                 yy = _mm_mul_ps(_mm_mul_ps(y, y), s),
+                 zz = _mm_mul_ps(_mm_mul_ps(z, z), s);
+    const __m128 xy = _mm_mul_ps(_mm_mul_ps(x, y), s),
+                 xz = _mm_mul_ps(_mm_mul_ps(x, z), s),
+                 yz = _mm_mul_ps(_mm_mul_ps(y, z), s);
+    const __m128 wx = _mm_mul_ps(_mm_mul_ps(w, x), s),
+                 wy = _mm_mul_ps(_mm_mul_ps(w, y), s),
+                 wz = _mm_mul_ps(_mm_mul_ps(w, z), s);
+    const __m128 one = _mm_set1_ps(1.0f);
+    _mm_storeu_ps(out + 0, _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, yy), zz), s0));
+    _mm_storeu_ps(out + 4, _mm_mul_ps(_mm_add_ps(xy, wz), s0));
+    _mm_storeu_ps(out + 8, _mm_mul_ps(_mm_sub_ps(xz, wy), s0));
+    _mm_storeu_ps(out + 12, _mm_mul_ps(_mm_sub_ps(xy, wz), s1));
+    _mm_storeu_ps(out + 16,
+                  _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, xx), zz), s1));
+    _mm_storeu_ps(out + 20, _mm_mul_ps(_mm_add_ps(yz, wx), s1));
+    _mm_storeu_ps(out + 24, _mm_mul_ps(_mm_add_ps(xz, wy), s2));
+    _mm_storeu_ps(out + 28, _mm_mul_ps(_mm_sub_ps(yz, wx), s2));
+    _mm_storeu_ps(out + 32,
+                  _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), s2));
+    _mm_storeu_ps(out + 36, t0);
+    _mm_storeu_ps(out + 40, t1);
+    _mm_storeu_ps(out + 44, t2);
+}
+
+void local_batch_run(const vs_trs *trs, uint32_t count, float *soa)
+{
+    for (uint32_t i = 0; i < count; i += 4)
+        run4(trs, i, count, soa + 12 * (size_t)i);
+}
+#else
+void local_batch_run(const vs_trs *trs, uint32_t count, float *soa)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        float m[16];
+        affine_from_trs(&trs[i], m);
+        float *o = soa + 48 * (size_t)(i / 4) + i % 4;
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 3; ++r)
+                o[4 * (3 * c + r)] = m[4 * c + r];
+    }
+}
+#endif

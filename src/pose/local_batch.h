@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* The local matrices of many nodes at once, for the world pass: the
+ * quaternion-to-matrix conversions of four nodes share each instruction
+ * (structure of arrays, SSE2), and the results stay in that layout, where
+ * the world pass reads each entry as a broadcast. Converted one node at a
+ * time, as affine_from_trs does, they had been half the instructions of the
+ * pass. */
+#ifndef VS_POSE_LOCAL_BATCH_H
+#define VS_POSE_LOCAL_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/affine.h"
+#include "vskin/vskin.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Floats local_batch_run writes for count nodes. */
+static inline size_t local_batch_floats(uint32_t count)
+{
+    return 12 * (((size_t)count + 3) / 4 * 4);
+}
+
+/* Node i's local matrix out of the batch (column-major 4x4, last row
+ * 0 0 0 1). The batch holds, per group of four nodes, entry e (0..11: the
+ * upper 3x4 part of the column-major matrix, column by column) of the four
+ * nodes as four consecutive floats. */
+static inline void local_batch_matrix(const float *soa, uint32_t i, float m[16])
+{
+    const float *b = soa + 48 * (size_t)(i / 4) + i % 4; /* entry e: b[4e] */
+    for (int c = 0; c < 4; ++c) {
+        for (int r = 0; r < 3; ++r)
+            m[4 * c + r] = b[4 * (3 * c + r)];
+        m[4 * c + 3] = c == 3 ? 1.0f : 0.0f;
+    }
+}
+
+/* world = parent * (node i's local matrix in the batch), with
+ * affine_mul's arithmetic (so the same floats as affine_from_trs followed by
+ * affine_mul), or the local matrix itself where parent is NULL. world must
+ * not alias parent. */
+static inline void local_batch_world(const float *parent, const float *soa,
+                                     uint32_t i, float world[16])
+{
+    if (!parent) {
+        local_batch_matrix(soa, i, world);
+        return;
+    }
+#if defined(__SSE2__)
+    /* affine_mul with each entry of the local matrix broadcast straight
+     * from the batch. */
+    const float *b = soa + 48 * (size_t)(i / 4) + i % 4;
+    const __m128 a0 = _mm_loadu_ps(parent), a1 = _mm_loadu_ps(parent + 4),
+                 a2 = _mm_loadu_ps(parent + 8), a3 = _mm_loadu_ps(parent + 12);
+#define BATCH_COLUMN(c)                                                        \
+    _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[4 * (3 * (c))])),       \
+                          _mm_mul_ps(a1, _mm_set1_ps(b[4 * (3 * (c) + 1)]))),  \
+               _mm_mul_ps(a2, _mm_set1_ps(b[4 * (3 * (c) + 2)])))
+    _mm_storeu_ps(world, BATCH_COLUMN(0));
+    _mm_storeu_ps(world + 4, BATCH_COLUMN(1));
+    _mm_storeu_ps(world + 8, BATCH_COLUMN(2));
+    _mm_storeu_ps(world + 12, _mm_add_ps(BATCH_COLUMN(3), a3));
+#undef BATCH_COLUMN
+#else
+    float m[16];
+    local_batch_matrix(soa, i, m);
+    affine_mul(parent, m, world);
+#endif
+}
+
+/* affine_from_trs of trs[0..count) into soa (local_batch_floats(count)
+ * floats), with its arithmetic, so entry for entry the same floats. */
+void local_batch_run(const vs_trs *trs, uint32_t count, float *soa);
+
+#endif

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* The AVX-512F kernel: 16 vertices per step. A vertex's 4x4 matrix is one
+ * 512-bit register (one FMA per influence); 4x4 transposes inside the
+ * 128-bit lanes and a 4x4 transpose of the lanes turn 16 vertices into
+ * structure-of-arrays. Run only when the CPU reports AVX-512F. */
+#include "skin/lbs/kernel.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <float.h>
+#include <immintrin.h>
+#include <math.h>
+#include <string.h>
+
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx2,fma"))),      \
+                             apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx2,fma")
+#endif
+
+#include "skin/lbs/kernel_x86_io.h"
+
+#define W 16
+#define V __m512
+#define NAME(x) avx512_##x
+#define VSET1(x) _mm512_set1_ps(x)
+#define VADD(a, b) _mm512_add_ps(a, b)
+#define VSUB(a, b) _mm512_sub_ps(a, b)
+#define VMUL(a, b) _mm512_mul_ps(a, b)
+#define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+#define VFMS(a, b, c) _mm512_fmsub_ps(a, b, c)
+#define VINV_SQRT(a) _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_sqrt_ps(a))
+#define VKEEP_IF_UNIT(x, len2)                                                 \
+    _mm512_maskz_mov_ps(                                                       \
+        _mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ) &        \
+            _mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ),     \
+        x)
+
+#define VNEG_IF_NEG(x, det)                                                    \
+    _mm512_mask_sub_ps(                                                        \
+        x, _mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),           \
+        _mm512_setzero_ps(), x)
+
+KERNEL_INLINE void load_mat(kernel_mats mats, const bool pointed, __m512 m[12])
+{
+    /* t[g][r]: lane c = column c, row r, of vertices 4g..4g+3. */
+    __m512 t[4][4];
+    for (int g = 0; g < 4; ++g) {
+        __m512 a = _mm512_loadu_ps(kernel_mat_at(mats, pointed, 4 * g + 0));
+        __m512 b = _mm512_loadu_ps(kernel_mat_at(mats, pointed, 4 * g + 1));
+        __m512 c = _mm512_loadu_ps(kernel_mat_at(mats, pointed, 4 * g + 2));
+        __m512 d = _mm512_loadu_ps(kernel_mat_at(mats, pointed, 4 * g + 3));
+        __m512 t0 = _mm512_unpacklo_ps(a, b), t1 = _mm512_unpackhi_ps(a, b);
+        __m512 t2 = _mm512_unpacklo_ps(c, d), t3 = _mm512_unpackhi_ps(c, d);
+        t[g][0] = _mm512_shuffle_ps(t0, t2, 0x44);
+        t[g][1] = _mm512_shuffle_ps(t0, t2, 0xEE);
+        t[g][2] = _mm512_shuffle_ps(t1, t3, 0x44);
+        t[g][3] = _mm512_shuffle_ps(t1, t3, 0xEE);
+    }
+    for (int r = 0; r < 3; ++r) {
+        __m512 u0 = _mm512_shuffle_f32x4(t[0][r], t[1][r], 0x44);
+        __m512 u1 = _mm512_shuffle_f32x4(t[0][r], t[1][r], 0xEE);
+        __m512 u2 = _mm512_shuffle_f32x4(t[2][r], t[3][r], 0x44);
+        __m512 u3 = _mm512_shuffle_f32x4(t[2][r], t[3][r], 0xEE);
+        m[0 * 3 + r] = _mm512_shuffle_f32x4(u0, u2, 0x88);
+        m[1 * 3 + r] = _mm512_shuffle_f32x4(u0, u2, 0xDD);
+        m[2 * 3 + r] = _mm512_shuffle_f32x4(u1, u3, 0x88);
+        m[3 * 3 + r] = _mm512_shuffle_f32x4(u1, u3, 0xDD);
+    }
+}
+
+KERNEL_INLINE __m512 join4(__m128 a, __m128 b, __m128 c, __m128 d)
+{
+    __m256 lo = _mm256_set_m128(b, a), hi = _mm256_set_m128(d, c);
+    return _mm512_castpd_ps(_mm512_insertf64x4(
+        _mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1));
+}
+
+KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
+                         __m512 *x, __m512 *y, __m512 *z)
+{
+    __m128 gx[4], gy[4], gz[4];
+    for (int g = 0; g < 4; ++g)
+        x86_gather4(a, vi + 4 * g, n > 4u * g ? n - 4u * g : 0, &gx[g], &gy[g],
+                    &gz[g]);
+    *x = join4(gx[0], gx[1], gx[2], gx[3]);
+    *y = join4(gy[0], gy[1], gy[2], gy[3]);
+    *z = join4(gz[0], gz[1], gz[2], gz[3]);
+}
+
+KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
+                          __m512 x, __m512 y, __m512 z)
+{
+    x86_scatter4(a, vi, n, _mm512_extractf32x4_ps(x, 0),
+                 _mm512_extractf32x4_ps(y, 0), _mm512_extractf32x4_ps(z, 0));
+    if (n > 4)
+        x86_scatter4(a, vi + 4, n - 4, _mm512_extractf32x4_ps(x, 1),
+                     _mm512_extractf32x4_ps(y, 1),
+                     _mm512_extractf32x4_ps(z, 1));
+    if (n > 8)
+        x86_scatter4(a, vi + 8, n - 8, _mm512_extractf32x4_ps(x, 2),
+                     _mm512_extractf32x4_ps(y, 2),
+                     _mm512_extractf32x4_ps(z, 2));
+    if (n > 12)
+        x86_scatter4(a, vi + 12, n - 12, _mm512_extractf32x4_ps(x, 3),
+                     _mm512_extractf32x4_ps(y, 3),
+                     _mm512_extractf32x4_ps(z, 3));
+}
+
+static inline __attribute__((always_inline)) void
+avx512_blend_vertex(const float *const *jm, const float *w, float scale,
+                    float idw, float *out, const int mode, const unsigned k)
+{
+    const __m512 id =
+        _mm512_setr_ps(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0);
+    __m512 c = _mm512_setzero_ps();
+    if (mode == BLEND_ACCUMULATE)
+        c = _mm512_load_ps(out);
+    else if (mode == BLEND_SET)
+        c = _mm512_mul_ps(_mm512_set1_ps(idw), id);
+    KERNEL_UNROLL
+    for (unsigned j = 0; j < k; ++j)
+        c = _mm512_fmadd_ps(_mm512_set1_ps(w[j]), _mm512_loadu_ps(jm[j]), c);
+    if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY)
+        c = _mm512_mul_ps(c, _mm512_set1_ps(scale));
+    if (mode == BLEND_SCALED_IDENTITY)
+        c = _mm512_fmadd_ps(_mm512_set1_ps(idw), id, c);
+    _mm512_store_ps(out, c);
+}
+
+/* Stream chunks are 8 vertices: this kernel takes the AVX2 one's
+ * (kernel_avx2_transform_chunks). */
+#define KERNEL_NO_CHUNKS
+#include "skin/lbs/kernel_soa.h"
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+
+/* The kernel's table with one chunk function or the other. */
+#define AVX512_OPS(chunks)                                                     \
+    {                                                                          \
+        16, avx512_blend, avx512_transform, avx512_transform_pointed,          \
+            avx512_blend_stream, avx512_blend_job, chunks                      \
+    }
+
+const kernel_ops *kernel_ops_avx512(void)
+{
+    static const kernel_ops ops = AVX512_OPS(kernel_avx2_transform_chunks);
+    static const kernel_ops ops_wide =
+        AVX512_OPS(kernel_avx2_wide_transform_chunks);
+    return kernel_cpu_has_avx512vl() ? &ops_wide : &ops;
+}
+#undef AVX512_OPS
+
+#else
+
+const kernel_ops *kernel_ops_avx512(void)
+{
+    return 0;
+}
+
+#endif

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/* Nodes, skins and scenes. Node indices are kept, so node i of the source is
+ * node i of the file. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "base/xform.h"
+#include "write/gltf2/gltf2_writer.h"
+
+/* A rest rotation must be a unit quaternion (§5.25); the runtime normalizes
+ * when it builds the matrix, so normalizing here changes no pose. */
+static void unit_rotation(gltf2w_ctx *c, float *q)
+{
+    float n = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(n > 0.0f) || !isfinite(n)) {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+        c->report->normalized_rotations++;
+    } else if (fabsf(n - 1.0f) > GLTF2W_UNIT_FIX) {
+        for (int k = 0; k < 4; ++k)
+            q[k] /= n;
+        c->report->normalized_rotations += fabsf(n - 1.0f) > GLTF2W_UNIT_REPORT;
+    }
+}
+
+/* `matrix` when the node has one and no channel animates it (§3.5.3 forbids
+ * matrix on animation targets); otherwise translation/rotation/scale, each
+ * left out when it is the default. Roots get the axis correction. */
+static bool transform(gltf2w_ctx *c, uint32_t i, cJSON *obj)
+{
+    const vs_node *n = &c->asset->nodes[i];
+    bool root = gltf2w_corrects(c, i);
+    if (n->has_matrix && !c->animated[i]) {
+        float m[16];
+        xform_copy(n->matrix, m);
+        if (root) xform_mul(c->correction, m, m);
+        return xform_is_identity(m, 0.0f) ||
+               gltf2w_add_floats(obj, "matrix", m, 16);
+    }
+    vs_trs t = n->rest_trs;
+    unit_rotation(c, t.rotation);
+    if (root) gltf2w_correct_trs(c, &t);
+    bool ok = true;
+    if (t.translation[0] != 0 || t.translation[1] != 0 || t.translation[2] != 0)
+        ok &= gltf2w_add_floats(obj, "translation", t.translation, 3);
+    if (t.rotation[0] != 0 || t.rotation[1] != 0 || t.rotation[2] != 0 ||
+        t.rotation[3] != 1)
+        ok &= gltf2w_add_floats(obj, "rotation", t.rotation, 4);
+    if (t.scale[0] != 1 || t.scale[1] != 1 || t.scale[2] != 1)
+        ok &= gltf2w_add_floats(obj, "scale", t.scale, 3);
+    return ok;
+}
+
+static bool node(gltf2w_ctx *c, uint32_t i, cJSON *obj)
+{
+    const vs_asset *a = c->asset;
+    const vs_node *n = &a->nodes[i];
+    /* glTF 1.0 and COLLADA nodes are often known only by their id. */
+    const char *name = n->name && n->name[0] ? n->name : n->id;
+    if (name && name[0] && !cJSON_AddStringToObject(obj, "name", name))
+        return false;
+    if (n->child_count > 0) {
+        cJSON *list = cJSON_AddArrayToObject(obj, "children");
+        if (!list) return false;
+        for (uint32_t k = 0; k < n->child_count; ++k) {
+            cJSON *item = cJSON_CreateNumber(n->children[k]);
+            if (!item) return false;
+            cJSON_AddItemToArray(list, item);
+        }
+    }
+    if (!transform(c, i, obj)) return false;
+    if (n->mesh >= 0 && !cJSON_AddNumberToObject(obj, "mesh", n->mesh))
+        return false;
+    if (n->skin >= 0 && !cJSON_AddNumberToObject(obj, "skin", n->skin))
+        return false;
+    /* node.weights needs a mesh with that many targets (§5.25). */
+    if (n->weight_count > 0 && n->mesh >= 0 &&
+        a->meshes[n->mesh].primitive_count > 0 &&
+        a->meshes[n->mesh].primitives[0].target_count == n->weight_count &&
+        !gltf2w_add_floats(obj, "weights", n->weights, n->weight_count))
+        return false;
+    return true;
+}
+
+vs_result gltf2w_nodes(gltf2w_ctx *c)
+{
+    const vs_asset *a = c->asset;
+    if (a->node_count == 0) return VS_OK;
+    cJSON *list = cJSON_AddArrayToObject(c->root, "nodes");
+    if (!list) return gltf2w_oom(c, "nodes");
+    for (uint32_t i = 0; i < a->node_count; ++i) {
+        cJSON *obj = cJSON_CreateObject();
+        if (!obj) return gltf2w_oom(c, "nodes");
+        cJSON_AddItemToArray(list, obj);
+        if (!node(c, i, obj)) return gltf2w_oom(c, "nodes");
+    }
+    return VS_OK;
+}
+
+/* skin.skeleton must be a common root of the joints (§5.28,
+ * SKIN_SKELETON_INVALID): an ancestor of, or equal to, every joint. */
+static bool is_common_root(const vs_asset *a, const vs_skin *s)
+{
+    if (s->skeleton < 0 || (uint32_t)s->skeleton >= a->node_count) return false;
+    for (uint32_t j = 0; j < s->joint_count; ++j) {
+        int32_t n = (int32_t)s->joints[j];
+        while (n >= 0 && n != s->skeleton)
+            n = a->nodes[n].parent;
+        if (n < 0) return false;
+    }
+    return true;
+}
+
+/* glTF 2.0 joint matrices are G(joint) * IBM (§3.7.3.3); the model's are
+ * G(joint) * IBM * BSM, so the file gets IBM' = IBM * BSM. */
+static int32_t inverse_binds(gltf2w_ctx *c, const vs_skin *s)
+{
+    bool bsm = !xform_is_identity(s->bind_shape_matrix, 0.0f);
+    if (!s->inverse_bind_matrices && !bsm) return -2; /* identities */
+    float *m = malloc((size_t)s->joint_count * 16 * sizeof *m);
+    if (!m) {
+        gltf2w_oom(c, "inverse bind matrices");
+        return -1;
+    }
+    for (uint32_t j = 0; j < s->joint_count; ++j) {
+        float *out = m + 16 * (size_t)j;
+        if (s->inverse_bind_matrices)
+            xform_copy(s->inverse_bind_matrices + 16 * (size_t)j, out);
+        else
+            xform_identity(out);
+        if (bsm) xform_mul(out, s->bind_shape_matrix, out);
+    }
+    int32_t acc = gltf2w_floats(c, m, s->joint_count, 16, "MAT4", 0, false);
+    free(m);
+    return acc;
+}
+
+vs_result gltf2w_skins(gltf2w_ctx *c)
+{
+    const vs_asset *a = c->asset;
+    if (a->skin_count == 0) return VS_OK;
+    cJSON *list = cJSON_AddArrayToObject(c->root, "skins");
+    if (!list) return gltf2w_oom(c, "skins");
+    for (uint32_t k = 0; k < a->skin_count; ++k) {
+        const vs_skin *s = &a->skins[k];
+        cJSON *obj = cJSON_CreateObject();
+        if (!obj) return gltf2w_oom(c, "skins");
+        cJSON_AddItemToArray(list, obj);
+        if (s->name && s->name[0] &&
+            !cJSON_AddStringToObject(obj, "name", s->name))
+            return gltf2w_oom(c, "skins");
+        int32_t ibm = s->joint_count ? inverse_binds(c, s) : -2;
+        if (ibm == -1) return c->error->code;
+        if (ibm >= 0 &&
+            !cJSON_AddNumberToObject(obj, "inverseBindMatrices", ibm))
+            return gltf2w_oom(c, "skins");
+        if (is_common_root(a, s) &&
+            !cJSON_AddNumberToObject(obj, "skeleton", s->skeleton))
+            return gltf2w_oom(c, "skins");
+        cJSON *joints = cJSON_AddArrayToObject(obj, "joints");
+        if (!joints) return gltf2w_oom(c, "skins");
+        for (uint32_t j = 0; j < s->joint_count; ++j) {
+            cJSON *item = cJSON_CreateNumber(s->joints[j]);
+            if (!item) return gltf2w_oom(c, "skins");
+            cJSON_AddItemToArray(joints, item);
+        }
+    }
+    return VS_OK;
+}
+
+/* Marks the nodes under the listed roots (node_order: parents first). */
+static void mark_scene(const vs_asset *a, const bool *root, bool *in_scene)
+{
+    for (uint32_t k = 0; k < a->node_count; ++k) {
+        uint32_t n = a->node_order[k];
+        int32_t parent = a->nodes[n].parent;
+        in_scene[n] = root[n] || (parent >= 0 && in_scene[parent]);
+    }
+}
+
+static uint32_t root_of(const vs_asset *a, uint32_t n)
+{
+    while (a->nodes[n].parent >= 0)
+        n = (uint32_t)a->nodes[n].parent;
+    return n;
+}
+
+/* A scene's root list, plus the roots of the joints its skinned nodes use
+ * when they are outside it: glTF 1.0 scenes often list only the mesh node,
+ * but glTF 2.0 wants the joints in the scene too (NODE_SKIN_NO_SCENE). */
+static bool add_scene_nodes(const vs_asset *a, const vs_scene *sc, cJSON *obj)
+{
+    size_t n_alloc = a->node_count ? a->node_count : 1;
+    bool *root = calloc(n_alloc, sizeof *root);
+    bool *in_scene = calloc(n_alloc, sizeof *in_scene);
+    cJSON *list = cJSON_AddArrayToObject(obj, "nodes");
+    bool ok = root && in_scene && list;
+    for (uint32_t i = 0; ok && i < sc->node_count; ++i)
+        root[sc->nodes[i]] = true;
+    if (ok) mark_scene(a, root, in_scene);
+    for (uint32_t n = 0; ok && n < a->node_count; ++n) {
+        if (!in_scene[n] || a->nodes[n].skin < 0) continue;
+        const vs_skin *s = &a->skins[a->nodes[n].skin];
+        for (uint32_t j = 0; j < s->joint_count; ++j)
+            root[root_of(a, s->joints[j])] = true;
+    }
+    /* The file's order first, then the added roots in node order. */
+    for (uint32_t i = 0; ok && i < sc->node_count + a->node_count; ++i) {
+        uint32_t n;
+        if (i < sc->node_count) {
+            n = sc->nodes[i];
+        } else {
+            n = i - sc->node_count;
+            if (!root[n] || in_scene[n]) continue;
+        }
+        cJSON *item = cJSON_CreateNumber(n);
+        ok = item != NULL;
+        if (ok) cJSON_AddItemToArray(list, item);
+    }
+    if (list && cJSON_GetArraySize(list) == 0)
+        cJSON_DeleteItemFromObject(obj, "nodes");
+    free(root);
+    free(in_scene);
+    return ok;
+}
+
+/* The file's scenes as they are. A file without scenes gets one holding
+ * every root, made the default, so viewers show something (§3.3: without
+ * `scene` a client may render nothing); the mesh instances stay the same
+ * (all roots) either way. */
+vs_result gltf2w_scenes(gltf2w_ctx *c)
+{
+    const vs_asset *a = c->asset;
+    cJSON *list = NULL;
+    if (a->scene_count > 0) {
+        if (a->default_scene >= 0 &&
+            !cJSON_AddNumberToObject(c->root, "scene", a->default_scene))
+            return gltf2w_oom(c, "scenes");
+        if (!(list = cJSON_AddArrayToObject(c->root, "scenes")))
+            return gltf2w_oom(c, "scenes");
+        for (uint32_t s = 0; s < a->scene_count; ++s) {
+            const vs_scene *sc = &a->scenes[s];
+            cJSON *obj = cJSON_CreateObject();
+            if (!obj) return gltf2w_oom(c, "scenes");
+            cJSON_AddItemToArray(list, obj);
+            if ((sc->name && sc->name[0] &&
+                 !cJSON_AddStringToObject(obj, "name", sc->name)) ||
+                !add_scene_nodes(a, sc, obj))
+                return gltf2w_oom(c, "scenes");
+        }
+        return VS_OK;
+    }
+    uint32_t roots = 0;
+    for (uint32_t i = 0; i < a->node_count; ++i)
+        roots += a->nodes[i].parent < 0;
+    if (roots == 0) return VS_OK;
+    cJSON *scene = NULL, *nodes = NULL;
+    if (!cJSON_AddNumberToObject(c->root, "scene", 0) ||
+        !(list = cJSON_AddArrayToObject(c->root, "scenes")) ||
+        !(scene = cJSON_CreateObject()))
+        return gltf2w_oom(c, "scenes");
+    cJSON_AddItemToArray(list, scene);
+    if (!(nodes = cJSON_AddArrayToObject(scene, "nodes")))
+        return gltf2w_oom(c, "scenes");
+    for (uint32_t i = 0; i < a->node_count; ++i) {
+        cJSON *item;
+        if (a->nodes[i].parent >= 0) continue;
+        if (!(item = cJSON_CreateNumber(i))) return gltf2w_oom(c, "scenes");
+        cJSON_AddItemToArray(nodes, item);
+    }
+    return VS_OK;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* Animated GIF output through giflib (image_writers.h). */
+#include <fcntl.h>
+#include <gif_lib.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "write/image/image_writers.h"
+
+/* The fixed palette: 6 levels of red, 7 of green (the eye is most sensitive
+ * to green), 6 of blue; index = (r * 7 + g) * 6 + b. */
+#define LEVELS_R 6
+#define LEVELS_G 7
+#define LEVELS_B 6
+
+struct gif_writer {
+    GifFileType *gif;
+    const char *path;
+    uint32_t width, height, delay_cs;
+    GifPixelType *line;
+};
+
+static int level(uint8_t v, int levels)
+{
+    return (v * (levels - 1) + 127) / 255;
+}
+
+static uint8_t level_value(int i, int levels)
+{
+    return (uint8_t)((i * 255 + (levels - 1) / 2) / (levels - 1));
+}
+
+static vs_result gif_fail(gif_writer *w, int code, const char *what,
+                          vs_error *error)
+{
+    const char *msg = GifErrorString(code);
+    return set_error(error, VS_ERROR_IO, "%s: cannot write the GIF (%s): %s",
+                     w->path, what, msg ? msg : "unknown error");
+}
+
+vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
+                          uint32_t delay_cs, gif_writer **out, vs_error *error)
+{
+    *out = NULL;
+    if (!path || width == 0 || height == 0 || width > 65535 || height > 65535)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "gif: a path and a size within 1..65535 are needed");
+    gif_writer *w = calloc(1, sizeof *w);
+    GifPixelType *line = malloc(width);
+    if (!w || !line) {
+        free(w);
+        free(line);
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY, "gif: out of memory");
+    }
+    *w = (gif_writer){.path = path,
+                      .width = width,
+                      .height = height,
+                      .delay_cs = delay_cs,
+                      .line = line};
+    int code = 0;
+    /* EGifOpenFileName creates files 0600; open with 0666 and let the umask
+     * decide, as fopen does for PNG. EGifCloseFile closes the descriptor. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        free(line);
+        free(w);
+        return set_error(error, VS_ERROR_IO, "%s: cannot create the GIF", path);
+    }
+    w->gif = EGifOpenFileHandle(fd, &code);
+    if (!w->gif) {
+        close(fd);
+        vs_result r = gif_fail(w, code, "open", error);
+        free(line);
+        free(w);
+        return r;
+    }
+    GifColorType colors[256];
+    memset(colors, 0, sizeof colors);
+    for (int r = 0; r < LEVELS_R; ++r)
+        for (int g = 0; g < LEVELS_G; ++g)
+            for (int b = 0; b < LEVELS_B; ++b) {
+                GifColorType *c = &colors[(r * LEVELS_G + g) * LEVELS_B + b];
+                c->Red = level_value(r, LEVELS_R);
+                c->Green = level_value(g, LEVELS_G);
+                c->Blue = level_value(b, LEVELS_B);
+            }
+    ColorMapObject *map = GifMakeMapObject(256, colors);
+    /* GIF89a for the delay and the looping extension. */
+    EGifSetGifVersion(w->gif, true);
+    bool ok = map && EGifPutScreenDesc(w->gif, (int)width, (int)height, 8, 0,
+                                       map) == GIF_OK;
+    GifFreeMapObject(map);
+    /* NETSCAPE2.0 application extension: sub-block 1, loop count 0 = forever.
+     */
+    static const GifByteType loop[3] = {1, 0, 0};
+    ok = ok &&
+         EGifPutExtensionLeader(w->gif, APPLICATION_EXT_FUNC_CODE) == GIF_OK &&
+         EGifPutExtensionBlock(w->gif, 11, "NETSCAPE2.0") == GIF_OK &&
+         EGifPutExtensionBlock(w->gif, 3, loop) == GIF_OK &&
+         EGifPutExtensionTrailer(w->gif) == GIF_OK;
+    if (!ok) {
+        vs_result r = gif_fail(w, w->gif->Error, "header", error);
+        gif_writer_close(w, NULL);
+        return r;
+    }
+    *out = w;
+    return VS_OK;
+}
+
+vs_result gif_writer_add(gif_writer *w, const uint8_t *rgba, vs_error *error)
+{
+    GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT,
+                                .UserInputFlag = false,
+                                .DelayTime = (int)w->delay_cs,
+                                .TransparentColor = NO_TRANSPARENT_COLOR};
+    GifByteType ext[4];
+    size_t len = EGifGCBToExtension(&gcb, ext);
+    if (EGifPutExtension(w->gif, GRAPHICS_EXT_FUNC_CODE, (int)len, ext) !=
+            GIF_OK ||
+        EGifPutImageDesc(w->gif, 0, 0, (int)w->width, (int)w->height, false,
+                         NULL) != GIF_OK)
+        return gif_fail(w, w->gif->Error, "frame", error);
+    for (uint32_t y = 0; y < w->height; ++y) {
+        const uint8_t *p = rgba + (size_t)y * w->width * 4;
+        for (uint32_t x = 0; x < w->width; ++x, p += 4)
+            w->line[x] = (GifPixelType)((level(p[0], LEVELS_R) * LEVELS_G +
+                                         level(p[1], LEVELS_G)) *
+                                            LEVELS_B +
+                                        level(p[2], LEVELS_B));
+        if (EGifPutLine(w->gif, w->line, (int)w->width) != GIF_OK)
+            return gif_fail(w, w->gif->Error, "pixels", error);
+    }
+    return VS_OK;
+}
+
+vs_result gif_writer_close(gif_writer *w, vs_error *error)
+{
+    if (!w) return VS_OK;
+    int code = 0;
+    vs_result r = VS_OK;
+    if (w->gif && EGifCloseFile(w->gif, &code) != GIF_OK)
+        r = gif_fail(w, code, "close", error);
+    free(w->line);
+    free(w);
+    return r;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Picture files for `vskin render`: PNG (libpng) for one frame and animated,
+ * looping GIF (giflib) for a clip. Input is RGBA8, top row first. Output is
+ * deterministic: the same pixels give the same bytes. */
+#ifndef VS_WRITE_IMAGE_IMAGE_WRITERS_H
+#define VS_WRITE_IMAGE_IMAGE_WRITERS_H
+
+#include <stdint.h>
+
+#include "vskin/vskin.h"
+
+vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
+                         const uint8_t *rgba, vs_error *error);
+/* Reads an 8-bit RGBA (or RGB, expanded) PNG; *out_rgba is malloc'd. For tests
+ * and reference-image comparisons. */
+vs_result png_read_rgba(const char *path, uint32_t *width, uint32_t *height,
+                        uint8_t **out_rgba, vs_error *error);
+
+typedef struct gif_writer gif_writer;
+
+/* delay_cs: frame time in hundredths of a second (GIF's unit). The file loops
+ * forever (NETSCAPE2.0 extension). Colours are mapped to a fixed 6x7x6 RGB
+ * cube (252 colours) without dithering, so frames are deterministic and
+ * share one global palette. */
+vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
+                          uint32_t delay_cs, gif_writer **out, vs_error *error);
+vs_result gif_writer_add(gif_writer *w, const uint8_t *rgba, vs_error *error);
+/* Finishes the file; frees w even on failure. */
+vs_result gif_writer_close(gif_writer *w, vs_error *error);
+
+#endif

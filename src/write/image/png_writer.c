@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* PNG output through libpng (image_writers.h). */
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "write/image/image_writers.h"
+
+vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
+                         const uint8_t *rgba, vs_error *error)
+{
+    if (!path || !rgba || width == 0 || height == 0)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "png: a path, pixels and a non-zero size are needed");
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = width;
+    image.height = height;
+    image.format = PNG_FORMAT_RGBA;
+    /* libpng's simplified API writes no time chunk, so the bytes depend on
+     * the pixels only. */
+    if (!png_image_write_to_file(&image, path, 0, rgba, (png_int_32)width * 4,
+                                 NULL))
+        return set_error(error, VS_ERROR_IO, "%s: cannot write the PNG: %s",
+                         path, image.message);
+    return VS_OK;
+}
+
+vs_result png_read_rgba(const char *path, uint32_t *width, uint32_t *height,
+                        uint8_t **out_rgba, vs_error *error)
+{
+    *out_rgba = NULL;
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&image, path))
+        return set_error(error, VS_ERROR_IO, "%s: cannot read the PNG: %s",
+                         path, image.message);
+    image.format = PNG_FORMAT_RGBA;
+    if (image.width > 16384 || image.height > 16384) {
+        png_image_free(&image);
+        return set_error(error, VS_ERROR_LIMIT, "%s: %ux%u is too large", path,
+                         image.width, image.height);
+    }
+    uint8_t *buf = malloc(PNG_IMAGE_SIZE(image));
+    if (!buf) {
+        png_image_free(&image);
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
+                         path);
+    }
+    if (!png_image_finish_read(&image, NULL, buf, 0, NULL)) {
+        free(buf);
+        return set_error(error, VS_ERROR_PARSE, "%s: bad PNG: %s", path,
+                         image.message);
+    }
+    *width = image.width;
+    *height = image.height;
+    *out_rgba = buf;
+    return VS_OK;
+}

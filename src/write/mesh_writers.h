@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* Writers for posed geometry: Wavefront OBJ, ASCII PLY and a JSON dump.
+ * They take posed data (what vs_pose_mesh_primitive and
+ * vs_pose_joint_matrices produced) plus the primitives' topology, never CLI
+ * state, so any caller can write a pose. Floats are written with %.9g, enough
+ * digits for every float to read back to the same value. */
+#ifndef VS_WRITE_MESH_WRITERS_H
+#define VS_WRITE_MESH_WRITERS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vskin/vskin.h"
+
+/* One posed mesh instance. */
+typedef struct posed_object {
+    const char *name; /* object name, never NULL */
+    uint32_t node;    /* node index in the asset */
+    uint32_t primitive_count;
+    const vs_primitive *primitives;  /* topology: mode, indices */
+    const vs_posed_primitive *posed; /* world-space vertices per primitive */
+} posed_object;
+
+typedef struct posed_joint {
+    uint32_t node;
+    const char *name;
+    float world_position[3];
+} posed_joint;
+
+/* One skin's joints in the current pose. */
+typedef struct posed_skin {
+    uint32_t skin; /* index in the asset */
+    const char *name;
+    uint32_t joint_count;
+    const posed_joint *joints;
+    const float *joint_matrices; /* 16 per joint, column-major */
+} posed_skin;
+
+/* Everything one output file describes. */
+typedef struct posed_scene {
+    const char *source;    /* the asset's source name */
+    int32_t clip;          /* -1: rest pose */
+    const char *clip_name; /* "" when unnamed or no clip */
+    float time;
+    uint32_t object_count;
+    const posed_object *objects;
+    uint32_t skin_count;
+    const posed_skin *skins; /* NULL: no joints written */
+} posed_scene;
+
+/* One `o` per object, `v`, `vn` (when the primitive has normals) and faces;
+ * points and lines become `p` and `l` elements. Indices are 1-based and run
+ * on across objects (OBJ has one vertex list per file). */
+vs_result obj_write(const char *path, const posed_scene *scene,
+                    vs_error *error);
+/* ASCII PLY: one vertex element for all objects (with nx ny nz when every
+ * primitive has normals) and a face element with every triangle; points and
+ * lines have no PLY face and are skipped with a comment. */
+vs_result ply_write(const char *path, const posed_scene *scene,
+                    vs_error *error);
+/* JSON: source, clip, time, then "objects" (when include_objects) and
+ * "skins" (when scene->skins is not NULL, even if empty). */
+vs_result pose_json_write(const char *path, const posed_scene *scene,
+                          bool include_objects, vs_error *error);
+
+/* A JSON number holding the shortest decimal that reads back as `value`
+ * (cJSON prints doubles with up to 17 digits; a float needs 9). NaN and
+ * infinities become null, which JSON can represent. */
+cJSON *json_float(float value);
+
+/* ---- shared by the writers (primitive_faces.c, write_file.c) ---- */
+
+/* Number of triangles the primitive's mode yields (glTF 2.0 §3.7.2.1):
+ * triangles n/3, strips and fans n-2; 0 for points and lines. */
+uint32_t primitive_triangle_count(const vs_primitive *prim);
+/* Vertex indices of triangle t, strips and fans unrolled as the glTF spec
+ * defines them, keeping the winding of every triangle. */
+void primitive_triangle(const vs_primitive *prim, uint32_t t, uint32_t out[3]);
+/* The vertex referenced by element i (indices[i], or i when not indexed). */
+uint32_t primitive_element(const vs_primitive *prim, uint32_t i);
+/* Number of elements (index_count, or vertex_count when not indexed). */
+uint32_t primitive_element_count(const vs_primitive *prim);
+/* Checks that every index is below the vertex count, so writers never
+ * reference a vertex that is not there. */
+vs_result primitive_check_indices(const posed_object *object, vs_error *error);
+
+/* fopen for writing with a vs_error message naming the file. */
+vs_result writer_open(const char *path, FILE **out, vs_error *error);
+/* Closes f and reports any write error (disk full, ...) that occurred. */
+vs_result writer_close(FILE *f, const char *path, vs_error *error);
+
+#endif

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* Wavefront OBJ: `o` per mesh instance, `v`/`vn` per vertex, `f` per
+ * triangle, `l`/`p` for line and point primitives. OBJ indices are 1-based
+ * and count every `v` (and separately every `vn`) written before them in the
+ * file, so they run on across objects and primitives. */
+#include "write/mesh_writers.h"
+
+/* OBJ's index of the element's vertex ("v" and, with normals, "v//vn"). */
+static void put_ref(FILE *f, const vs_posed_primitive *posed, uint32_t vertex,
+                    uint64_t v_base, uint64_t vn_base)
+{
+    if (posed->normals)
+        fprintf(f, " %llu//%llu", (unsigned long long)(v_base + vertex + 1),
+                (unsigned long long)(vn_base + vertex + 1));
+    else
+        fprintf(f, " %llu", (unsigned long long)(v_base + vertex + 1));
+}
+
+static void write_elements(FILE *f, const vs_primitive *prim,
+                           const vs_posed_primitive *posed, uint64_t v_base,
+                           uint64_t vn_base)
+{
+    uint32_t n = primitive_element_count(prim);
+    uint32_t triangles = primitive_triangle_count(prim);
+    for (uint32_t t = 0; t < triangles; ++t) {
+        uint32_t tri[3];
+        primitive_triangle(prim, t, tri);
+        fputc('f', f);
+        for (int k = 0; k < 3; ++k)
+            put_ref(f, posed, tri[k], v_base, vn_base);
+        fputc('\n', f);
+    }
+    switch (prim->mode) {
+    case VS_MODE_POINTS:
+        for (uint32_t i = 0; i < n; ++i)
+            fprintf(
+                f, "p %llu\n",
+                (unsigned long long)(v_base + primitive_element(prim, i) + 1));
+        break;
+    case VS_MODE_LINES:
+        for (uint32_t i = 0; i + 1 < n; i += 2)
+            fprintf(
+                f, "l %llu %llu\n",
+                (unsigned long long)(v_base + primitive_element(prim, i) + 1),
+                (unsigned long long)(v_base + primitive_element(prim, i + 1) +
+                                     1));
+        break;
+    case VS_MODE_LINE_STRIP:
+    case VS_MODE_LINE_LOOP:
+        if (n < 2) break;
+        fputc('l', f);
+        for (uint32_t i = 0; i < n; ++i)
+            fprintf(
+                f, " %llu",
+                (unsigned long long)(v_base + primitive_element(prim, i) + 1));
+        /* A loop closes back to its first vertex (glTF 2.0 §3.7.2.1). */
+        if (prim->mode == VS_MODE_LINE_LOOP)
+            fprintf(
+                f, " %llu",
+                (unsigned long long)(v_base + primitive_element(prim, 0) + 1));
+        fputc('\n', f);
+        break;
+    default:
+        break;
+    }
+}
+
+vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
+{
+    for (uint32_t o = 0; o < scene->object_count; ++o) {
+        vs_result r = primitive_check_indices(&scene->objects[o], error);
+        if (r != VS_OK) return r;
+    }
+    FILE *f;
+    vs_result r = writer_open(path, &f, error);
+    if (r != VS_OK) return r;
+    fprintf(f, "# vskin %s: %s, ", VS_VERSION_STRING, scene->source);
+    if (scene->clip >= 0)
+        fprintf(f, "clip %d \"%s\", t = %.9g\n", scene->clip, scene->clip_name,
+                (double)scene->time);
+    else
+        fprintf(f, "rest pose\n");
+    uint64_t v_base = 0, vn_base = 0;
+    for (uint32_t o = 0; o < scene->object_count; ++o) {
+        const posed_object *obj = &scene->objects[o];
+        fprintf(f, "o %s\n", obj->name);
+        for (uint32_t p = 0; p < obj->primitive_count; ++p) {
+            const vs_posed_primitive *posed = &obj->posed[p];
+            const float *v = posed->positions;
+            for (uint32_t i = 0; i < posed->vertex_count; ++i)
+                fprintf(f, "v %.9g %.9g %.9g\n", (double)v[3 * i],
+                        (double)v[3 * i + 1], (double)v[3 * i + 2]);
+            const float *n = posed->normals;
+            for (uint32_t i = 0; n && i < posed->vertex_count; ++i)
+                fprintf(f, "vn %.9g %.9g %.9g\n", (double)n[3 * i],
+                        (double)n[3 * i + 1], (double)n[3 * i + 2]);
+            write_elements(f, &obj->primitives[p], posed, v_base, vn_base);
+            v_base += posed->vertex_count;
+            if (n) vn_base += posed->vertex_count;
+        }
+    }
+    return writer_close(f, path, error);
+}

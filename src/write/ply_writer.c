@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* ASCII PLY (Greg Turk's format, "format ascii 1.0"): the header declares
+ * element counts up front, so faces are counted before anything is written.
+ * PLY has one vertex list, so face indices are 0-based over all objects. */
+#include "write/mesh_writers.h"
+
+/* Normals are a property of the whole vertex element: written only when
+ * every primitive has them. */
+static bool all_have_normals(const posed_scene *scene)
+{
+    for (uint32_t o = 0; o < scene->object_count; ++o)
+        for (uint32_t p = 0; p < scene->objects[o].primitive_count; ++p)
+            if (!scene->objects[o].posed[p].normals) return false;
+    return true;
+}
+
+static void write_header(FILE *f, const posed_scene *scene, bool normals,
+                         uint64_t vertices, uint64_t faces)
+{
+    fprintf(f, "ply\nformat ascii 1.0\ncomment vskin %s: %s, ",
+            VS_VERSION_STRING, scene->source);
+    if (scene->clip >= 0)
+        fprintf(f, "clip %d \"%s\", t = %.9g\n", scene->clip, scene->clip_name,
+                (double)scene->time);
+    else
+        fprintf(f, "rest pose\n");
+    uint64_t first = 0;
+    for (uint32_t o = 0; o < scene->object_count; ++o) {
+        const posed_object *obj = &scene->objects[o];
+        uint64_t count = 0;
+        for (uint32_t p = 0; p < obj->primitive_count; ++p) {
+            count += obj->posed[p].vertex_count;
+            if (primitive_triangle_count(&obj->primitives[p]) == 0 &&
+                primitive_element_count(&obj->primitives[p]) > 0)
+                fprintf(f,
+                        "comment object %s primitive %u: points/lines "
+                        "skipped (PLY has no such element)\n",
+                        obj->name, p);
+        }
+        fprintf(f, "comment object %s node %u: %llu vertices from %llu\n",
+                obj->name, obj->node, (unsigned long long)count,
+                (unsigned long long)first);
+        first += count;
+    }
+    if (!normals)
+        fprintf(f, "comment no normals: not every primitive has them\n");
+    fprintf(f,
+            "element vertex %llu\nproperty float x\nproperty float y\n"
+            "property float z\n",
+            (unsigned long long)vertices);
+    if (normals)
+        fprintf(f, "property float nx\nproperty float ny\nproperty float nz\n");
+    fprintf(f,
+            "element face %llu\nproperty list uchar uint vertex_indices\n"
+            "end_header\n",
+            (unsigned long long)faces);
+}
+
+vs_result ply_write(const char *path, const posed_scene *scene, vs_error *error)
+{
+    uint64_t vertices = 0, faces = 0;
+    for (uint32_t o = 0; o < scene->object_count; ++o) {
+        const posed_object *obj = &scene->objects[o];
+        vs_result r = primitive_check_indices(obj, error);
+        if (r != VS_OK) return r;
+        for (uint32_t p = 0; p < obj->primitive_count; ++p) {
+            vertices += obj->posed[p].vertex_count;
+            faces += primitive_triangle_count(&obj->primitives[p]);
+        }
+    }
+    bool normals = all_have_normals(scene);
+    FILE *f;
+    vs_result r = writer_open(path, &f, error);
+    if (r != VS_OK) return r;
+    write_header(f, scene, normals, vertices, faces);
+    for (uint32_t o = 0; o < scene->object_count; ++o) {
+        const posed_object *obj = &scene->objects[o];
+        for (uint32_t p = 0; p < obj->primitive_count; ++p) {
+            const vs_posed_primitive *posed = &obj->posed[p];
+            for (uint32_t i = 0; i < posed->vertex_count; ++i) {
+                const float *v = posed->positions + 3 * (size_t)i;
+                fprintf(f, "%.9g %.9g %.9g", (double)v[0], (double)v[1],
+                        (double)v[2]);
+                if (normals) {
+                    const float *n = posed->normals + 3 * (size_t)i;
+                    fprintf(f, " %.9g %.9g %.9g", (double)n[0], (double)n[1],
+                            (double)n[2]);
+                }
+                fputc('\n', f);
+            }
+        }
+    }
+    uint64_t base = 0;
+    for (uint32_t o = 0; o < scene->object_count; ++o) {
+        const posed_object *obj = &scene->objects[o];
+        for (uint32_t p = 0; p < obj->primitive_count; ++p) {
+            const vs_primitive *prim = &obj->primitives[p];
+            uint32_t triangles = primitive_triangle_count(prim);
+            for (uint32_t t = 0; t < triangles; ++t) {
+                uint32_t tri[3];
+                primitive_triangle(prim, t, tri);
+                fprintf(f, "3 %llu %llu %llu\n",
+                        (unsigned long long)(base + tri[0]),
+                        (unsigned long long)(base + tri[1]),
+                        (unsigned long long)(base + tri[2]));
+            }
+            base += obj->posed[p].vertex_count;
+        }
+    }
+    return writer_close(f, path, error);
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The source tree follows the pipeline, one folder a stage, and a stage
+may include only its own headers and those of the stages it is built on
+(the table below, which CMakeLists.txt mirrors in its libraries). A file
+that includes across a layer the wrong way, a folder the table does not
+name, or a public header of a library above its own fails this check.
+
+Usage: check_layers.py ROOT"""
+import os
+import re
+import sys
+
+# stage: the stages whose headers it may include (besides its own).
+BELOW = {
+    "base": set(),
+    "format": {"base"},
+    "asset": {"base"},
+    "load": {"base", "format", "asset"},
+    "pose": {"base", "asset"},
+    "skin": {"base", "asset", "pose"},
+    "write": {"base", "format", "asset", "pose", "skin"},
+    "bake": {"base", "asset", "pose", "skin", "write"},
+    "edit": {"base", "asset", "pose", "skin", "write"},
+    "validate": {"base", "format", "asset", "load"},
+    "render": {"base", "asset", "pose", "skin"},
+}
+# Which public header each library's stages may include: the runtime's
+# stages see only the runtime's contract.
+RUNTIME = {"base", "format", "asset", "load", "pose", "skin"}
+TOOLS = {"write", "bake", "edit", "validate"}
+PUBLIC = {
+    "vskin/vskin.h": RUNTIME | TOOLS | {"render"},
+    "vskin/vskin_tools.h": TOOLS,
+    "vskin/vskin_render.h": {"render"},
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def main(root):
+    src = os.path.join(root, "src")
+    problems = []
+    for folder, _, files in os.walk(src):
+        rel = os.path.relpath(folder, src)
+        stage = rel.split(os.sep)[0]
+        for name in sorted(files):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(folder, name)
+            where = os.path.relpath(path, root)
+            if stage not in BELOW:
+                problems.append(f"{where}: folder src/{stage} is no stage")
+                continue
+            with open(path, encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    m = INCLUDE.match(line)
+                    if not m:
+                        continue
+                    target = m.group(1)
+                    if target in PUBLIC:
+                        if stage not in PUBLIC[target]:
+                            problems.append(
+                                f"{where}:{number}: stage {stage} includes "
+                                f"{target}, the contract of a library "
+                                f"built on it")
+                        continue
+                    if "/" not in target:
+                        problems.append(
+                            f"{where}:{number}: include {target} by its "
+                            f"path under src/")
+                        continue
+                    to = target.split("/")[0]
+                    if not os.path.exists(os.path.join(src, target)):
+                        problems.append(
+                            f"{where}:{number}: {target} does not exist")
+                    elif to != stage and to not in BELOW[stage]:
+                        problems.append(
+                            f"{where}:{number}: stage {stage} includes "
+                            f"{target}: {to} is not below {stage}")
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"check_layers: {len(problems)} problem(s)")
+        return 1
+    print("check_layers: every include goes down the pipeline")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))
