@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 """The source tree follows the pipeline, one folder a stage, and a stage
 may include only its own headers and those of the stages it is built on
-(the table below, which CMakeLists.txt mirrors in its libraries). A file
-that includes across a layer the wrong way, a folder the table does not
-name, or a public header of a library above its own fails this check.
+(the table below, which src/CMakeLists.txt mirrors in its libraries). A
+file that includes across a layer the wrong way, a folder the table does not
+name, or a public header of a library above its own fails this check. The
+tests mirror the tree: a folder of tests names a folder of src/ (or tools/,
+the CLI), except those listed in OTHER_TESTS.
 
 Usage: check_layers.py ROOT"""
 import os
@@ -33,6 +35,13 @@ PUBLIC = {
     "vskin/vskin.h": RUNTIME | TOOLS | {"render"},
     "vskin/vskin_tools.h": TOOLS,
     "vskin/vskin_render.h": {"render"},
+}
+# Test folders that test no one folder of the source.
+OTHER_TESTS = {
+    "validator": "outputs checked by the Khronos glTF-Validator (npm)",
+    "consumers": "programs that use the installed library",
+    "reference": "the reference poses' generator",
+    "data": "test inputs",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
@@ -77,6 +86,17 @@ def main(root):
                         problems.append(
                             f"{where}:{number}: stage {stage} includes "
                             f"{target}: {to} is not below {stage}")
+    tests = os.path.join(root, "tests")
+    for folder, _, files in os.walk(tests):
+        rel = os.path.relpath(folder, tests)
+        if rel == "." or rel.split(os.sep)[0] in OTHER_TESTS:
+            continue
+        if not any(n.startswith("test_") and n.endswith(".c") for n in files):
+            continue
+        if not (os.path.isdir(os.path.join(src, rel)) or
+                os.path.isdir(os.path.join(root, rel))):
+            problems.append(f"tests/{rel}: mirrors no folder of src/ or "
+                            f"the CLI")
     for p in problems:
         print(p)
     if problems:

@@ -66,6 +66,20 @@ static inline int test_path_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
+/* Up to cap bytes of the file `name` in the tests' scratch folder
+ * (VS_TEST_TMP) into buf; the count read, 0 when it cannot be opened. */
+static inline size_t test_slurp_tmp(const char *name, unsigned char *buf,
+                                    size_t cap)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", VS_TEST_TMP, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
 /* Exits 77 (CTest "skipped") when the shared asset folder is absent. */
 static inline void require_shared_assets(void)
 {

@@ -15,17 +15,6 @@ static int run_cli(const char *args)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static size_t slurp(const char *name, unsigned char *buf, size_t cap)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", VS_TEST_TMP, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, cap, f);
-    fclose(f);
-    return n;
-}
-
 static int contains(const unsigned char *buf, size_t n, const char *s)
 {
     size_t m = strlen(s);
@@ -44,7 +33,7 @@ static void test_png_is_deterministic(void)
     CHECK(run_cli(
               "--view outline --skeleton --time 0.5 --size 64x48 -o r2.png") ==
           0);
-    size_t n1 = slurp("r1.png", a, sizeof a), n2 = slurp("r2.png", b, sizeof b);
+    size_t n1 = test_slurp_tmp("r1.png", a, sizeof a), n2 = test_slurp_tmp("r2.png", b, sizeof b);
     CHECK(n1 > 8 && n1 == n2 && memcmp(a, b, n1) == 0);
     CHECK(memcmp(a, "\x89PNG\r\n\x1a\n", 8) == 0);
     char path[1024];
@@ -65,7 +54,7 @@ static void test_gif_loops_and_is_deterministic(void)
 {
     CHECK(run_cli("--frames 6 --size 40x40 --view joints -o r1.gif") == 0);
     CHECK(run_cli("--frames 6 --size 40x40 --view joints -o r2.gif") == 0);
-    size_t n1 = slurp("r1.gif", a, sizeof a), n2 = slurp("r2.gif", b, sizeof b);
+    size_t n1 = test_slurp_tmp("r1.gif", a, sizeof a), n2 = test_slurp_tmp("r2.gif", b, sizeof b);
     CHECK(n1 > 6 && n1 == n2 && memcmp(a, b, n1) == 0);
     CHECK(memcmp(a, "GIF89a", 6) == 0);
     CHECK(contains(a, n1, "NETSCAPE2.0"));
@@ -105,7 +94,7 @@ int main(void)
 {
     if (run_cli("--size 8x8 -o probe.png") != 0) {
         unsigned char err[2048];
-        size_t n = slurp("render_cli.err", err, sizeof err - 1);
+        size_t n = test_slurp_tmp("render_cli.err", err, sizeof err - 1);
         err[n] = '\0';
         if (strstr((char *)err, "EGL:")) {
             printf("skipped: %s", (char *)err);

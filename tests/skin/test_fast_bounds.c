@@ -7,7 +7,7 @@
 #include <ftw.h>
 #include <stdint.h>
 
-#include "anim/asset_fixture.h"
+#include "pose/asset_fixture.h"
 #include "asset/asset_internal.h"
 #include "test.h"
 #include "vskin/vskin.h"

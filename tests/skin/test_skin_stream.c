@@ -6,7 +6,7 @@
  * unskinned vertices keeping their inputs, as the reference's own rule. */
 #include <stdint.h>
 
-#include "random_mesh.h"
+#include "skin/random_mesh.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

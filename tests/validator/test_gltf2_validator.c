@@ -9,8 +9,8 @@
  * known error must make the script fail, so a broken harness cannot pass. */
 #include <sys/wait.h>
 
-#include "io/gltf2_roundtrip.h"
-#include "io/gltf2_synthetic.h"
+#include "write/gltf2/gltf2_roundtrip.h"
+#include "load/gltf2/gltf2_synthetic.h"
 #include "write/gltf2/gltf2_writer.h"
 
 /* VS_TEST_DATA is <root>/tests/data. */
@@ -73,7 +73,7 @@ static size_t convert(const char *src_path, int index, char **outputs, size_t n)
 }
 
 /* The source the writer must clean up (normals, joints, weights,
- * rotations, axes; tests/io/gltf2_synthetic.h). */
+ * rotations, axes; tests/load/gltf2/gltf2_synthetic.h). */
 static size_t convert_synthetic(char **outputs, size_t n)
 {
     synthetic s;

@@ -3,7 +3,7 @@
  * weights, reset, world matrices and matrix nodes, on in-memory assets. */
 #include "test.h"
 
-#include "anim/asset_fixture.h"
+#include "pose/asset_fixture.h"
 #include "base/affine.h"
 #include "base/xform.h"
 #include "vskin/vskin.h"

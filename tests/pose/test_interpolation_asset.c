@@ -3,7 +3,7 @@
  * CubicSpline x Scale / Rotation / Translation; the "Linear Scale" clip is
  * stored as CUBICSPLINE with zero tangents) and compares each animated node's
  * local transform with values derived from the file's keyframes by
- * tests/anim/interpolation_expected.py, an independent double-precision
+ * tests/pose/interpolation_expected.py, an independent double-precision
  * implementation of glTF 2.0 Appendix C. Rerun it to regenerate the table. */
 #include "test.h"
 

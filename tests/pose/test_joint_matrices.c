@@ -3,7 +3,7 @@
  * relative to a node, checked on a hand-built 3-node skeleton. */
 #include "test.h"
 
-#include "anim/asset_fixture.h"
+#include "pose/asset_fixture.h"
 #include "base/affine.h"
 #include "base/affine_avx2.h"
 #include "base/cpu_avx2.h"

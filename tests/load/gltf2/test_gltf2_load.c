@@ -20,7 +20,7 @@
  * test_gltf2_quantized.c and test_gltf2_load_errors.c. */
 #include <sys/stat.h>
 
-#include "io/gltf2_fixture.h"
+#include "load/gltf2/gltf2_fixture.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

@@ -4,7 +4,7 @@
  * bytes/shorts, texcoords plain integers; vskin decodes them all to floats.
  * Without it in extensionsRequired the same data is refused with a message
  * that names the extension. */
-#include "io/gltf2_fixture.h"
+#include "load/gltf2/gltf2_fixture.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

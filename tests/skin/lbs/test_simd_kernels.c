@@ -8,7 +8,7 @@
 #include <float.h>
 #include <stdint.h>
 
-#include "random_mesh.h"
+#include "skin/random_mesh.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

@@ -4,7 +4,7 @@
  * allocated for it; skin data the hot loop trusts is checked at load
  * (singular / non-finite inverse bind matrices, non-finite weights); the
  * external-URI policy and its allow_external_paths switch. */
-#include "io/gltf2_fixture.h"
+#include "load/gltf2/gltf2_fixture.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

@@ -5,7 +5,7 @@
  * and the reweighted copy, as in the source, and every other vertex keeps
  * its pose. The source is tests/data/gltf2/SimpleSkin.gltf with three
  * vertices' weights edited, a shallow copy as in gltf2_synthetic.h. */
-#include "io/gltf2_roundtrip.h"
+#include "write/gltf2/gltf2_roundtrip.h"
 #include "write/gltf2/gltf2_writer.h"
 #include "vskin/vskin_tools.h"
 

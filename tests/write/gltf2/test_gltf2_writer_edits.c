@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* What the glTF 2.0 writer changes so the file is valid glTF 2.0, on a
- * source built to need it (tests/io/gltf2_synthetic.h): non-unit normals,
+ * source built to need it (tests/load/gltf2/gltf2_synthetic.h): non-unit normals,
  * a repeated joint, weights not summing to 1, non-unit STEP rotation keys,
  * CUBICSPLINE morph weights and a Z-up source in 2 m units with an animated
  * root. Each change must leave the posed positions equal to the corrected
  * source's, and the file must say what glTF expects. */
-#include "io/gltf2_roundtrip.h"
-#include "io/gltf2_synthetic.h"
+#include "write/gltf2/gltf2_roundtrip.h"
+#include "load/gltf2/gltf2_synthetic.h"
 #include "write/gltf2/gltf2_writer.h"
 
 static void test_cleanups_keep_the_pose(void)

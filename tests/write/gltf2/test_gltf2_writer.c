@@ -10,7 +10,7 @@
  * correction, and errors naming the file. */
 #include <cjson/cJSON.h>
 
-#include "io/gltf2_roundtrip.h"
+#include "write/gltf2/gltf2_roundtrip.h"
 #include "write/gltf2/gltf2_writer.h"
 
 #define GLTF1_SKIN VS_TEST_DATA "/gltf1/SimpleSkin.gltf"
@@ -223,7 +223,7 @@ static void test_no_matrix_on_animated_nodes(void)
 {
     if (!test_path_exists(VS_SHARED_ASSETS)) return;
     vs_error err;
-    const char *src_path = VS_SHARED_ASSETS "/gltf2/CesiumMan/CesiumMan.gltf";
+    const char *src_path = VS_TEST_DATA "/gltf2/CesiumMan.gltf";
     vs_asset *src = load(src_path, &err);
     CHECK_MSG(src != NULL, "%s", err.message);
     if (!src) return;

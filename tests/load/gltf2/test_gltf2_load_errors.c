@@ -9,7 +9,7 @@
  * targets, cycles and two parents, unsupported required extensions; then
  * bad base64 and data: URIs, invalid URIs, missing files, every truncation
  * of a GLB, GLB chunk rules, and resource limits. */
-#include "io/gltf2_fixture.h"
+#include "load/gltf2/gltf2_fixture.h"
 #include "test.h"
 #include "vskin/vskin.h"
 

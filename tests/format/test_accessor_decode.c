@@ -14,7 +14,7 @@
 
 #include "asset/asset_internal.h"
 #include "load/gltf2/gltf2_internal.h"
-#include "io/gltf2_fixture.h"
+#include "load/gltf2/gltf2_fixture.h"
 #include "format/gltf_common.h"
 #include "test.h"
 
