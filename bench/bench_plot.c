@@ -2,7 +2,7 @@
 /* The throughput plot: vertices/s (linear y) against vertex count (log x),
  * one line per influence count, for positions + normals through the
  * dispatched kernel on one thread (solid) and on the most threads measured
- * (thin). Drawn into RGBA pixels and written with the project's PNG writer;
+ * (thin). Drawn into RGBA pixels and written with vs_write_png;
  * labels use a built-in 3x5 pixel font (digits, k, M). */
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "write/image/image_writers.h"
+#include "vskin/vskin_tools.h"
 
 #define W 800
 #define H 500
@@ -166,7 +166,7 @@ bool bench_plot(const bench_config *cfg, const bench_results *r,
 #undef PX
 #undef PY
     vs_error err;
-    vs_result res = png_write_rgba(path, W, H, c.px, &err);
+    vs_result res = vs_write_png(c.px, W, H, path, &err);
     free(c.px);
     if (res != VS_OK) {
         fprintf(stderr, "bench: %s\n", err.message);

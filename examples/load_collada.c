@@ -10,11 +10,11 @@
  *
  *   example_load_collada FILE.dae
  *
- * Converting the model to glTF 2.0 from a program has to wait for the public
- * tools API: the library's glTF writer is not part of the installed headers
- * yet. Until then `vskin convert FILE.dae -o out.glb` does it (glTF 2.0 has
- * no bind shape matrix, so the converter folds it into the inverse bind
- * matrices, IBM' = IBM * BSM, which gives the same joint matrices).
+ * Converting the model to glTF 2.0 is convert_collada.c's job
+ * (vs_write_gltf in vskin_tools.h, or `vskin convert FILE.dae -o out.glb`):
+ * glTF 2.0 has no bind shape matrix, so the converter folds it into the
+ * inverse bind matrices, IBM' = IBM * BSM, which gives the same joint
+ * matrices.
  */
 #include <stdio.h>
 #include <stdlib.h>

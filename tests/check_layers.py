@@ -5,6 +5,8 @@ may include only its own headers and those of the stages it is built on
 (the table below, which src/CMakeLists.txt mirrors in its libraries). A
 file that includes across a layer the wrong way, a folder the table does not
 name, or a public header of a library above its own fails this check. The
+programs built on the libraries (PROGRAMS: the CLI in tools/, the
+benchmarks in bench/) include only the public headers and their own. The
 tests mirror the tree: a folder of tests names a folder of src/ (or tools/,
 the CLI), except those listed in OTHER_TESTS.
 
@@ -36,6 +38,10 @@ PUBLIC = {
     "vskin/vskin_tools.h": TOOLS,
     "vskin/vskin_render.h": {"render"},
 }
+# Programs that use the libraries as any user does: through the public
+# headers (PUBLIC) and the shipped libraries only. program: the other
+# folders whose headers it may include (the CLI links the benchmarks).
+PROGRAMS = {"tools": ("bench",), "bench": ()}
 # Test folders that test no one folder of the source.
 OTHER_TESTS = {
     "validator": "outputs checked by the Khronos glTF-Validator (npm)",
@@ -44,6 +50,32 @@ OTHER_TESTS = {
     "data": "test inputs",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def check_program(root, program, problems):
+    """A program's quoted includes: a public header, one of its own or one
+    of the folders PROGRAMS lets it use."""
+    folder = os.path.join(root, program)
+    allowed = (program,) + PROGRAMS[program]
+    if not os.path.isdir(folder):
+        return
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith((".c", ".h")):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                target = m.group(1)
+                own = "/" not in target and any(
+                    os.path.isfile(os.path.join(root, a, target))
+                    for a in allowed)
+                if target not in PUBLIC and not own:
+                    problems.append(
+                        f"{program}/{name}:{number}: includes {target}: "
+                        f"{program}/ uses the public headers (vskin/*.h) "
+                        f"and those of {', '.join(a + '/' for a in allowed)} only")
 
 
 def main(root):
@@ -86,6 +118,8 @@ def main(root):
                         problems.append(
                             f"{where}:{number}: stage {stage} includes "
                             f"{target}: {to} is not below {stage}")
+    for program in PROGRAMS:
+        check_program(root, program, problems)
     tests = os.path.join(root, "tests")
     for folder, _, files in os.walk(tests):
         rel = os.path.relpath(folder, tests)
@@ -102,7 +136,8 @@ def main(root):
     if problems:
         print(f"check_layers: {len(problems)} problem(s)")
         return 1
-    print("check_layers: every include goes down the pipeline")
+    print("check_layers: every include goes down the pipeline, and the "
+          "programs use the public headers only")
     return 0
 
 

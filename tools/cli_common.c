@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -23,6 +24,12 @@ void cli_error(const char *cmd, const char *fmt, ...)
 bool cli_is_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+bool cli_has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), m = strlen(ext);
+    return n >= m && strcasecmp(path + n - m, ext) == 0;
 }
 
 bool cli_parse_times(const char *text, float **out, size_t *count)
@@ -155,19 +162,6 @@ bool cli_select_clip(const char *cmd, const vs_asset *asset,
         return false;
     }
     return true;
-}
-
-const char *cli_node_name(const vs_asset *asset, uint32_t node, char *buf,
-                          size_t size)
-{
-    /* glTF 1.0 and COLLADA nodes often have only an id, which is what their
-     * authoring tools show. */
-    const char *name = asset->nodes[node].name;
-    if (name && name[0]) return name;
-    name = asset->nodes[node].id;
-    if (name && name[0]) return name;
-    snprintf(buf, size, "node%u", node);
-    return buf;
 }
 
 bool cli_may_write(const char *cmd, const char *input, const char *path,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* What the vskin commands share: loading FILE or the embedded SimpleSkin,
  * the animation options (--anim, --time, --loop, --raw-weights) and error
- * printing in the form "vskin CMD: message". */
+ * printing in the form "vskin CMD: message". The commands use the public
+ * headers only (vskin.h, vskin_tools.h, vskin_render.h); nodes are named as
+ * the files name them (vs_node_label). */
 #ifndef VS_TOOLS_CLI_COMMON_H
 #define VS_TOOLS_CLI_COMMON_H
 
@@ -10,6 +12,7 @@
 #include <stdint.h>
 
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 /* The name the embedded default asset carries in messages. */
 #define CLI_DEFAULT_ASSET_NAME "SimpleSkin.gltf (embedded)"
@@ -31,6 +34,8 @@ void cli_error(const char *cmd, const char *fmt, ...)
     ;
 
 bool cli_is_help(const char *arg);
+/* True when path ends in ext (".glb"), in any case. */
+bool cli_has_ext(const char *path, const char *ext);
 
 /* Consumes argv[*i] (and its value) when it is FILE or one of the options
  * above; `animation` false makes --anim/--time/--loop/--raw-weights unknown
@@ -60,10 +65,5 @@ bool cli_load(const char *cmd, const cli_options *opts, vs_asset **out);
  * when the asset has clips, else -1 (rest pose). */
 bool cli_select_clip(const char *cmd, const vs_asset *asset,
                      const cli_options *opts, int32_t *out_clip);
-
-/* The node's name, else its id (glTF 1.0, COLLADA), else "node<i>" written
- * into buf. */
-const char *cli_node_name(const vs_asset *asset, uint32_t node, char *buf,
-                          size_t size);
 
 #endif

@@ -6,13 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli_common.h"
 #include "commands.h"
-#include "bake/bake.h"
-#include "write/gltf2/gltf2_writer.h"
-#include "write/mesh_writers.h"
 
 #define DEFAULT_FPS 30.0f
 
@@ -66,12 +62,6 @@ static bool parse_fps(const char *text, float *out)
     return true;
 }
 
-static bool has_ext(const char *path, const char *ext)
-{
-    size_t n = strlen(path), m = strlen(ext);
-    return n >= m && strcasecmp(path + n - m, ext) == 0;
-}
-
 /* Checks the combination of options; -1 to go on, else the exit status. */
 static int check_args(const bake_args *a)
 {
@@ -88,13 +78,13 @@ static int check_args(const bake_args *a)
                           "required");
         return 2;
     }
-    if (a->out && !has_ext(a->out, ".gltf") && !gltf2_path_is_glb(a->out) &&
-        !has_ext(a->out, ".obj")) {
+    if (a->out && !cli_has_ext(a->out, ".gltf") &&
+        !cli_has_ext(a->out, ".glb") && !cli_has_ext(a->out, ".obj")) {
         cli_error("bake", "-o %s: unknown extension (use .glb, .gltf or .obj)",
                   a->out);
         return 2;
     }
-    if (a->clip && a->out && has_ext(a->out, ".obj")) {
+    if (a->clip && a->out && cli_has_ext(a->out, ".obj")) {
         cli_error("bake",
                   "-o %s: OBJ has no morph targets; use .glb or .gltf "
                   "with --clip, or --vat",
@@ -186,57 +176,11 @@ static bool outputs_allowed(const bake_args *a)
                may_write_with_suffix(a, a->vat, ".json") &&
                may_write_with_suffix(a, a->vat, ".glb");
     if (!may_write(a, a->out)) return false;
-    if (!has_ext(a->out, ".gltf")) return true;
-    char *bin = gltf2_bin_path(a->out);
+    if (!cli_has_ext(a->out, ".gltf")) return true;
+    char *bin = vs_gltf_bin_path(a->out);
     bool ok = bin && may_write(a, bin);
     free(bin);
     return ok;
-}
-
-static vs_result write_obj(const vs_pose *pose, const vs_pose_mesh_options *mo,
-                           const bake_args *a, int32_t clip, float time,
-                           vs_error *error)
-{
-    const vs_asset *asset = vs_pose_asset(pose);
-    vs_posed_primitive *posed = NULL;
-    uint32_t count = 0;
-    vs_result r = bake_pose_all(pose, mo, &posed, &count, error);
-    if (r != VS_OK) return r;
-    posed_object *objects = calloc(
-        asset->instance_count ? asset->instance_count : 1, sizeof *objects);
-    char(*names)[32] = calloc(asset->instance_count ? asset->instance_count : 1,
-                              sizeof *names);
-    if (!objects || !names) {
-        r = VS_ERROR_OUT_OF_MEMORY;
-        snprintf(error->message, sizeof error->message, "out of memory");
-    }
-    uint32_t k = 0;
-    for (uint32_t i = 0; r == VS_OK && i < asset->instance_count; ++i) {
-        uint32_t node = asset->instances[i];
-        const vs_mesh *mesh = &asset->meshes[asset->nodes[node].mesh];
-        objects[i] = (posed_object){
-            .name = cli_node_name(asset, node, names[i], sizeof names[i]),
-            .node = node,
-            .primitive_count = mesh->primitive_count,
-            .primitives = mesh->primitives,
-            .posed = posed + k};
-        k += mesh->primitive_count;
-    }
-    if (r == VS_OK) {
-        posed_scene scene = {.source = asset->source_name,
-                             .clip = clip,
-                             .clip_name = clip >= 0 && asset->clips[clip].name
-                                              ? asset->clips[clip].name
-                                              : "",
-                             .time = time,
-                             .object_count = asset->instance_count,
-                             .objects = objects};
-        r = obj_write(a->out, &scene, error);
-    }
-    free(names);
-    free(objects);
-    bake_posed_free(posed, count);
-    return r;
 }
 
 /* One pose: --time of --anim (or clip 0) as a static mesh. */
@@ -257,14 +201,15 @@ static vs_result bake_static(const vs_asset *asset, const bake_args *a,
         .skin_flags = a->common.raw_weights ? VS_SKIN_RAW_WEIGHTS : 0u};
     if (r == VS_OK) {
         vs_pose_update_world(pose);
-        if (has_ext(a->out, ".obj")) {
-            r = write_obj(pose, &mo, a, clip, time, error);
+        if (cli_has_ext(a->out, ".obj")) {
+            vs_posed_scene_options so = {
+                .mesh = mo, .clip = clip, .time = time};
+            r = vs_write_pose(pose, a->out, &so, error);
         } else {
             vs_asset *baked = NULL;
-            r = bake_pose(pose, &mo, &baked, error);
-            gltf2_write_options wo = {.keep_axes = a->keep_axes};
-            if (r == VS_OK)
-                r = gltf2_write_file(baked, a->out, &wo, NULL, error);
+            r = vs_bake_pose(pose, &mo, &baked, error);
+            vs_gltf_write_options wo = {.keep_axes = a->keep_axes};
+            if (r == VS_OK) r = vs_write_gltf(baked, a->out, &wo, NULL, error);
             vs_asset_free(baked);
         }
     }
@@ -288,28 +233,28 @@ static vs_result bake_clip(const vs_asset *asset, const bake_args *a,
                   asset->clip_count == 1 ? "" : "s");
         return VS_ERROR_NOT_FOUND;
     }
-    bake_clip_options o = {
+    vs_bake_clip_options o = {
         .mesh = {.skin_flags =
                      a->common.raw_weights ? VS_SKIN_RAW_WEIGHTS : 0u},
         .fps = a->fps > 0.0f ? a->fps : DEFAULT_FPS,
         .interpolation = a->step ? VS_INTERP_STEP : VS_INTERP_LINEAR};
     float *times = NULL;
     uint32_t frames = 0;
-    vs_result r =
-        bake_frame_times(asset, (uint32_t)clip, o.fps, &times, &frames, error);
+    vs_result r = vs_bake_frame_times(asset, (uint32_t)clip, o.fps, &times,
+                                      &frames, error);
     free(times);
     if (r != VS_OK) return r;
     if (a->vat) {
-        r = bake_vat_write(asset, (uint32_t)clip, &o, a->vat, error);
+        r = vs_bake_vat_write(asset, (uint32_t)clip, &o, a->vat, error);
         if (r == VS_OK)
             printf("wrote %s.bin, %s.json and %s.glb (%u frames at %g fps)\n",
                    a->vat, a->vat, a->vat, frames, o.fps);
         return r;
     }
     vs_asset *baked = NULL;
-    r = bake_clip_morph(asset, (uint32_t)clip, &o, &baked, error);
-    gltf2_write_options wo = {.keep_axes = a->keep_axes};
-    if (r == VS_OK) r = gltf2_write_file(baked, a->out, &wo, NULL, error);
+    r = vs_bake_clip_morph(asset, (uint32_t)clip, &o, &baked, error);
+    vs_gltf_write_options wo = {.keep_axes = a->keep_axes};
+    if (r == VS_OK) r = vs_write_gltf(baked, a->out, &wo, NULL, error);
     if (r == VS_OK)
         printf("wrote %s (%u frames at %g fps as %u morph targets, %s)\n",
                a->out, frames, o.fps, frames - 1, a->step ? "STEP" : "LINEAR");

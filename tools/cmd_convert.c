@@ -4,11 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli_common.h"
 #include "commands.h"
-#include "write/gltf2/gltf2_writer.h"
 
 static void usage(FILE *out)
 {
@@ -68,9 +66,8 @@ static int parse(int argc, char **argv, convert_args *args)
         cli_error("convert", "-o OUT.gltf or -o OUT.glb is required");
         return 2;
     }
-    size_t n = strlen(args->out);
-    bool gltf = n >= 5 && strcasecmp(args->out + n - 5, ".gltf") == 0;
-    if (!gltf && !gltf2_path_is_glb(args->out)) {
+    bool gltf = cli_has_ext(args->out, ".gltf");
+    if (!gltf && !cli_has_ext(args->out, ".glb")) {
         cli_error("convert", "-o %s: unknown extension (use .gltf or .glb)",
                   args->out);
         return 2;
@@ -95,7 +92,7 @@ static void warn(const char *what, uint32_t count)
     if (count) fprintf(stderr, "vskin convert: warning: %u %s\n", count, what);
 }
 
-static void report(const gltf2_write_report *r)
+static void report(const vs_gltf_write_report *r)
 {
     warn("normals were not unit length and were normalized",
          r->renormalized_normals);
@@ -117,8 +114,8 @@ static void report(const gltf2_write_report *r)
 static int run(const convert_args *args)
 {
     char *bin = NULL;
-    bool separate_bin = !args->embed && !gltf2_path_is_glb(args->out);
-    if (separate_bin && !(bin = gltf2_bin_path(args->out))) {
+    bool separate_bin = !args->embed && !cli_has_ext(args->out, ".glb");
+    if (separate_bin && !(bin = vs_gltf_bin_path(args->out))) {
         cli_error("convert", "out of memory");
         return 1;
     }
@@ -127,11 +124,11 @@ static int run(const convert_args *args)
     vs_asset *asset = NULL;
     if (ok) ok = cli_load("convert", &args->common, &asset);
     if (ok) {
-        gltf2_write_options opts = {.embed = args->embed,
-                                    .keep_axes = args->keep_axes};
-        gltf2_write_report rep;
+        vs_gltf_write_options opts = {.embed = args->embed,
+                                      .keep_axes = args->keep_axes};
+        vs_gltf_write_report rep;
         vs_error error;
-        vs_result r = gltf2_write_file(asset, args->out, &opts, &rep, &error);
+        vs_result r = vs_write_gltf(asset, args->out, &opts, &rep, &error);
         if (r != VS_OK) {
             cli_error("convert", "%s",
                       error.message[0] ? error.message : vs_result_string(r));

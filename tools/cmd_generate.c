@@ -5,13 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli_common.h"
 #include "commands.h"
-#include "vskin/vskin.h"
-#include "vskin/vskin_tools.h"
 
 static void usage(FILE *out)
 {
@@ -42,24 +39,6 @@ static bool parse_u32(const char *text, uint32_t *out)
         return false;
     *out = (uint32_t)v;
     return true;
-}
-
-static int write_file(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        cli_error("generate", "%s: cannot open for writing: %s", path,
-                  strerror(errno));
-        return 1;
-    }
-    bool ok = fwrite(data, 1, size, f) == size;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-        cli_error("generate", "%s: write failed", path);
-        remove(path);
-        return 1;
-    }
-    return 0;
 }
 
 int cmd_generate(int argc, char **argv)
@@ -120,8 +99,7 @@ int cmd_generate(int argc, char **argv)
                   "say what to generate: 'vskin generate tube ...'");
         return 2;
     }
-    size_t n = out ? strlen(out) : 0;
-    if (!out || n < 4 || strcasecmp(out + n - 4, ".glb") != 0) {
+    if (!out || !cli_has_ext(out, ".glb")) {
         cli_error("generate", "-o OUT.glb is required");
         return 2;
     }
@@ -137,7 +115,12 @@ int cmd_generate(int argc, char **argv)
         cli_error("generate", "%s", err.message);
         return err.code == VS_ERROR_ARGUMENT ? 2 : 1;
     }
-    int status = write_file(out, glb, size);
+    /* Beside and renamed: a failed write leaves an existing OUT whole. */
+    int status = 0;
+    if (vs_write_bytes(glb, size, out, &err) != VS_OK) {
+        cli_error("generate", "%s", err.message);
+        status = 1;
+    }
     free(glb);
     if (status == 0)
         printf("wrote %s: %u joints, %u vertices, %u influences, %zu bytes\n",

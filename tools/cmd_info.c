@@ -99,7 +99,7 @@ static void print_joint(const vs_asset *asset, const vs_skin *skin,
     char buf[32];
     uint32_t node = skin->joints[j];
     printf("    %*s%s (joint %d, node %u)\n", 2 * depth, "",
-           cli_node_name(asset, node, buf, sizeof buf), j, node);
+           vs_node_label(asset, node, buf, sizeof buf), j, node);
     for (int32_t c = first[j]; c >= 0; c = next[c])
         print_joint(asset, skin, first, next, c, depth + 1);
 }

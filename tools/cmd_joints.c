@@ -117,7 +117,7 @@ static void add_json_frame(cJSON *frames, const vs_pose *pose,
         cJSON *joint = cJSON_CreateObject();
         cJSON_AddNumberToObject(joint, "node", node);
         cJSON_AddStringToObject(joint, "name",
-                                cli_node_name(asset, node, buf, sizeof buf));
+                                vs_node_label(asset, node, buf, sizeof buf));
         const float *world = vs_pose_world(pose, node);
         cJSON_AddItemToObject(joint, "world_position",
                               number_array(world + 12, 3));
@@ -127,12 +127,11 @@ static void add_json_frame(cJSON *frames, const vs_pose *pose,
     cJSON_AddItemToArray(frames, frame);
 }
 
+/* Beside and renamed (vs_write_bytes): a failed write leaves an existing
+ * OUT whole. */
 static bool write_all(const char *path, const void *data, size_t size)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
+    return vs_write_bytes(data, size, path, NULL) == VS_OK;
 }
 
 /* The texture is little-endian float32; on a big-endian host the bytes of

@@ -107,10 +107,10 @@ static int run(const pose_args *args)
     const float *times =
         args->common.times ? args->common.times : &default_time;
     size_t time_count = args->common.times ? args->common.time_count : 1;
-    output_kind kind = OUTPUT_NONE;
+    vs_posed_format format = VS_POSED_FORMAT_AUTO;
     if (args->out) {
-        kind = output_kind_of(args->out);
-        if (kind == OUTPUT_NONE) {
+        format = vs_posed_format_of(args->out);
+        if (format == VS_POSED_FORMAT_AUTO) {
             cli_error("pose",
                       "-o %s: unknown extension (use .obj, .ply or "
                       ".json)",
@@ -119,8 +119,8 @@ static int run(const pose_args *args)
         }
         /* Every output name is checked before loading or writing anything,
          * so a refused run leaves no partial set of files behind. */
-        if (!outputs_spare_input("pose", args->out, kind, args->joints, times,
-                                 time_count, args->common.file))
+        if (!outputs_spare_input("pose", args->out, format, args->joints,
+                                 times, time_count, args->common.file))
             return 1;
     }
     vs_asset *asset;
@@ -135,7 +135,7 @@ static int run(const pose_args *args)
         status = 0;
         for (size_t t = 0; t < time_count && status == 0; ++t)
             status = pose_session_emit(&session, clip, times[t], &args->common,
-                                       args->out, kind, time_count > 1);
+                                       args->out, format, time_count > 1);
     }
     pose_session_free(&session);
     vs_asset_free(asset);

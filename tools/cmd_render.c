@@ -4,7 +4,9 @@
  * the clip's bounds over its whole range (30 samples) unless --camera is
  * given, so every frame of a GIF uses the same camera. With --method both,
  * each picture holds two panels of WxH side by side: linear blend skinning
- * on the left, dual-quaternion skinning on the right, same camera. */
+ * on the left, dual-quaternion skinning on the right, same camera. Built
+ * without the renderer (VSKIN_CLI_WITH_RENDER 0), the command says so and
+ * fails. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "write/image/image_writers.h"
+
+#if VSKIN_CLI_WITH_RENDER
 #include "render_options.h"
 #include "vskin/vskin_render.h"
 
@@ -121,20 +124,23 @@ static int write_gif(render_job *job)
     /* Viewers treat delays under 2/100 s as 1/10 s. */
     uint32_t delay_cs = delay < 2 ? 2 : delay > 65535 ? 65535 : (uint32_t)delay;
     vs_error e = {0};
-    gif_writer *gif = NULL;
-    vs_result r = gif_writer_open(o->output, job->out_width, job->desc.height,
-                                  delay_cs, &gif, &e);
+    vs_gif_writer *gif = NULL;
+    vs_result r = vs_gif_writer_open(o->output, job->out_width,
+                                     job->desc.height, delay_cs, &gif, &e);
     if (r != VS_OK) return fail(&e, r);
     bool tty = isatty(2);
     for (uint32_t i = 0; i < frames && r == VS_OK; ++i) {
         r = draw_at(job, from + step * (float)i, &e);
-        if (r == VS_OK) r = gif_writer_add(gif, job->rgba, &e);
+        if (r == VS_OK) r = vs_gif_writer_add(gif, job->rgba, &e);
         if (tty) progress(i + 1, frames);
     }
-    vs_error close_error = {0};
-    vs_result rc = gif_writer_close(gif, &close_error);
+    /* A frame that failed leaves OUT as it was: no partial GIF. */
+    if (r != VS_OK) {
+        vs_gif_writer_discard(gif);
+        return fail(&e, r);
+    }
+    r = vs_gif_writer_close(gif, &e);
     if (r != VS_OK) return fail(&e, r);
-    if (rc != VS_OK) return fail(&close_error, rc);
     printf("wrote %s (%u frames, %ux%u, t = %g..%g s)\n", o->output, frames,
            job->out_width, job->desc.height, (double)from,
            (double)(from + step * (float)(frames - 1)));
@@ -150,8 +156,8 @@ static int run(render_job *job)
     float t = o->common.time_count ? o->common.times[0] : 0.0f;
     vs_result r = draw_at(job, t, &e);
     if (r == VS_OK)
-        r = png_write_rgba(o->output, job->out_width, job->desc.height,
-                           job->rgba, &e);
+        r = vs_write_png(job->rgba, job->out_width, job->desc.height, o->output,
+                         &e);
     if (r != VS_OK) return fail(&e, r);
     printf("wrote %s (%ux%u, t = %g s)\n", o->output, job->out_width,
            job->desc.height, (double)t);
@@ -220,3 +226,16 @@ int cmd_render(int argc, char **argv)
     cli_options_free(&o.common);
     return status;
 }
+
+#else
+
+int cmd_render(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    cli_error("render", "this vskin was built without the renderer "
+                        "(VSKIN_WITH_RENDER=OFF)");
+    return 1;
+}
+
+#endif

@@ -6,11 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli_common.h"
 #include "commands.h"
-#include "write/gltf2/gltf2_writer.h"
 #include "vskin/vskin_tools.h"
 
 static void usage(FILE *out)
@@ -100,9 +98,8 @@ static int parse(int argc, char **argv, reweight_args *a)
                               "required");
         return 2;
     }
-    size_t n = strlen(a->out);
-    bool gltf = n >= 5 && strcasecmp(a->out + n - 5, ".gltf") == 0;
-    if (!gltf && !gltf2_path_is_glb(a->out)) {
+    bool gltf = cli_has_ext(a->out, ".gltf");
+    if (!gltf && !cli_has_ext(a->out, ".glb")) {
         cli_error("reweight", "-o %s: unknown extension (use .gltf or .glb)",
                   a->out);
         return 2;
@@ -130,9 +127,9 @@ static bool write_and_report(const reweight_args *a, const vs_asset *src,
         cli_error("reweight", "%s", error.message);
         return false;
     }
-    gltf2_write_options wo = {.embed = a->embed};
-    gltf2_write_report rep;
-    if (gltf2_write_file(rw, a->out, &wo, &rep, &error) != VS_OK) {
+    vs_gltf_write_options wo = {.embed = a->embed};
+    vs_gltf_write_report rep;
+    if (vs_write_gltf(rw, a->out, &wo, &rep, &error) != VS_OK) {
         cli_error("reweight", "%s", error.message);
         return false;
     }
@@ -164,8 +161,8 @@ int cmd_reweight(int argc, char **argv)
     int status = parse(argc, argv, &a);
     if (status >= 0) return status;
     char *bin = NULL;
-    if (!a.embed && !gltf2_path_is_glb(a.out) &&
-        !(bin = gltf2_bin_path(a.out))) {
+    if (!a.embed && !cli_has_ext(a.out, ".glb") &&
+        !(bin = vs_gltf_bin_path(a.out))) {
         cli_error("reweight", "out of memory");
         return 1;
     }

@@ -9,7 +9,6 @@
 
 #include "cli_common.h"
 #include "info.h"
-#include "bake/bake.h"
 
 typedef struct bounds_sample {
     float time;
@@ -103,8 +102,8 @@ int info_print_bounds(const vs_asset *asset, const char *clip_name, float fps,
     float rest = 0.0f, *times = &rest;
     uint32_t n = 1;
     vs_error error = {0};
-    if (clip >= 0 && bake_frame_times(asset, (uint32_t)clip, fps, &times, &n,
-                                      &error) != VS_OK) {
+    if (clip >= 0 && vs_bake_frame_times(asset, (uint32_t)clip, fps, &times, &n,
+                                         &error) != VS_OK) {
         cli_error("info", "%s", error.message);
         return error.code == VS_ERROR_ARGUMENT ? 2 : 1;
     }

@@ -2,6 +2,7 @@
 /* `vskin info --json`: the text report's content as one JSON object, built
  * with cJSON. Every add is checked: a failed allocation makes the whole
  * print fail rather than print a partial object. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,7 +10,17 @@
 
 #include "cli_common.h"
 #include "info.h"
-#include "write/mesh_writers.h"
+
+/* A JSON number that prints as the shortest decimal reading back as
+ * `value` (%.9g round-trips any float; cJSON prints the double it reads
+ * back with those same digits); null for NaN and infinities. */
+static cJSON *json_float(float value)
+{
+    if (!isfinite(value)) return cJSON_CreateNull();
+    char text[32];
+    snprintf(text, sizeof text, "%.9g", (double)value);
+    return cJSON_CreateNumber(strtod(text, NULL));
+}
 
 static const char *str(const char *s)
 {
@@ -91,7 +102,7 @@ static bool add_skin(cJSON *skins, const vs_asset *asset, uint32_t s)
         ok = cJSON_AddNumberToObject(jo, "node", skin->joints[j]) &&
              cJSON_AddStringToObject(
                  jo, "name",
-                 cli_node_name(asset, skin->joints[j], buf, sizeof buf)) &&
+                 vs_node_label(asset, skin->joints[j], buf, sizeof buf)) &&
              cJSON_AddNumberToObject(jo, "parent_joint", parents[j]);
     }
     free(parents);

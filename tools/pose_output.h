@@ -8,17 +8,6 @@
 #include <stddef.h>
 
 #include "cli_common.h"
-#include "write/mesh_writers.h"
-
-typedef enum output_kind {
-    OUTPUT_NONE = 0, /* no -o, or an extension no writer handles */
-    OUTPUT_OBJ,
-    OUTPUT_PLY,
-    OUTPUT_JSON
-} output_kind;
-
-/* From the extension of `path` (case-insensitive). */
-output_kind output_kind_of(const char *path);
 
 /* The file written for one time: `out` itself for a single time, else
  * "_t<time %g>" inserted before the extension (out.obj -> out_t2.5.obj).
@@ -27,23 +16,18 @@ char *output_path(const char *out, bool several, float time, bool joints_file);
 
 /* False (with a message) when any file the run would write is `input`
  * itself (same device and inode, so links and "./" spellings are caught). */
-bool outputs_spare_input(const char *cmd, const char *out, output_kind kind,
-                         bool joints, const float *times, size_t time_count,
+bool outputs_spare_input(const char *cmd, const char *out,
+                         vs_posed_format format, bool joints,
+                         const float *times, size_t time_count,
                          const char *input);
 
-/* Buffers reused for every time of one run. */
+/* What every time of one run shares. */
 typedef struct pose_session {
     const vs_asset *asset;
     vs_pose *pose;
-    posed_object *objects; /* one per mesh instance */
-    vs_posed_primitive *posed;
-    char *names; /* NAME_SIZE bytes per instance, then per joint */
-    bool joints;
-    vs_skin_space space; /* --space */
+    bool joints;           /* --joints */
+    vs_skin_space space;   /* --space */
     vs_skin_method method; /* --method */
-    posed_skin *skins;
-    posed_joint *joint_data;
-    float *matrices;
 } pose_session;
 
 bool pose_session_init(pose_session *session, const vs_asset *asset,
@@ -52,7 +36,7 @@ bool pose_session_init(pose_session *session, const vs_asset *asset,
  * out is NULL. Returns the exit status (0 on success). */
 int pose_session_emit(pose_session *session, int32_t clip, float time,
                       const cli_options *opts, const char *out,
-                      output_kind kind, bool several);
+                      vs_posed_format format, bool several);
 void pose_session_free(pose_session *session);
 
 #endif

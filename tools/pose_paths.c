@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "pose_output.h"
@@ -17,15 +16,6 @@ static size_t extension_at(const char *path)
     const char *base = slash ? slash + 1 : path;
     const char *dot = strrchr(base, '.');
     return dot ? (size_t)(dot - path) : strlen(path);
-}
-
-output_kind output_kind_of(const char *path)
-{
-    const char *ext = path + extension_at(path);
-    if (strcasecmp(ext, ".obj") == 0) return OUTPUT_OBJ;
-    if (strcasecmp(ext, ".ply") == 0) return OUTPUT_PLY;
-    if (strcasecmp(ext, ".json") == 0) return OUTPUT_JSON;
-    return OUTPUT_NONE;
 }
 
 char *output_path(const char *out, bool several, float time, bool joints_file)
@@ -47,13 +37,14 @@ static bool same_file(const struct stat *in, const char *path)
            st.st_ino == in->st_ino;
 }
 
-bool outputs_spare_input(const char *cmd, const char *out, output_kind kind,
-                         bool joints, const float *times, size_t time_count,
+bool outputs_spare_input(const char *cmd, const char *out,
+                         vs_posed_format format, bool joints,
+                         const float *times, size_t time_count,
                          const char *input)
 {
     struct stat in;
     if (!input || stat(input, &in) != 0) return true; /* nothing to protect */
-    bool extra = joints && kind != OUTPUT_JSON;
+    bool extra = joints && format != VS_POSED_FORMAT_JSON;
     for (size_t t = 0; t < time_count; ++t)
         for (int j = 0; j <= (int)extra; ++j) {
             char *path = output_path(out, time_count > 1, times[t], j == 1);

@@ -2,7 +2,9 @@
 /**
  * @file vskin_tools.h
  * @brief vskin tools — what is done with an asset besides posing it:
- * validation, reweighting and synthetic test assets (libvskin_tools).
+ * writing glTF 2.0 (convert), posed meshes (OBJ, PLY, JSON) and pictures
+ * (PNG, GIF), baking, validation, reweighting and synthetic test assets
+ * (libvskin_tools).
  *
  * Built on the runtime (vskin.h), in its own library so that a program that
  * only loads, poses and skins links neither libpng nor giflib. Link
@@ -11,6 +13,11 @@
  * returns vs_result and fills an optional vs_error, objects the library
  * makes have one _free, and nothing keeps global state, so different
  * threads may call them on different objects at once.
+ *
+ * Every function here that writes a file writes it as vs_write_bytes
+ * describes: into a temporary file beside the target, renamed over it only
+ * once complete, so a failed call never leaves a partial file nor changes
+ * an existing one.
  */
 #ifndef VSKIN_VSKIN_TOOLS_H
 #define VSKIN_VSKIN_TOOLS_H
@@ -136,6 +143,337 @@ vs_result vs_max_position_error(const vs_asset *a, const vs_asset *b,
                                 float rate_hz, float *out_error,
                                 int32_t *out_clip, float *out_time,
                                 vs_error *error);
+/* ============================================================ writing files
+ * (`vskin convert`, `vskin pose -o`, `vskin render -o`, `vskin bake`;
+ * docs/convert.md, docs/formats.md, docs/bake.md) */
+
+/** Writes `size` bytes to `path` so that the file there is either the one
+ * it was or the whole new one: the bytes go to a new temporary file in the
+ * same folder (named `path` + ".<process id>-<n>.tmp"), which is renamed
+ * over `path` only once written and closed without error. On any failure
+ * the temporary file is removed and a file already at `path` is left as it
+ * was. A new file gets the permissions fopen would give it (0666 less the
+ * umask); a file that is replaced keeps its permission bits; a symbolic
+ * link at `path` is replaced by the file, not followed. Every writer in
+ * this header writes its files this way.
+ *
+ * Errors: VS_ERROR_ARGUMENT (path NULL or "", data NULL with size > 0),
+ * VS_ERROR_IO (the folder cannot be written, the disk is full, `path` is a
+ * folder; the message names the file and the system's reason),
+ * VS_ERROR_OUT_OF_MEMORY. Thread-safe: calls on different paths are
+ * independent, and calls racing on one path each leave a whole file (the
+ * last rename wins). Cost: one write of the bytes, no copy; no fsync (the
+ * rename protects against failed writes, not against power loss). */
+vs_result vs_write_bytes(const void *data, size_t size, const char *path,
+                         vs_error *error);
+
+/* ------------------------------------------------- glTF 2.0 (convert) */
+
+/** Options of vs_write_gltf; zero-initialised (or NULL): a .gltf gets its
+ * buffer in a .bin beside it, and COLLADA's up axis and unit become glTF's
+ * Y-up metres. */
+typedef struct vs_gltf_write_options {
+    /** .gltf only: the buffer as a base64 data: URI inside the file
+     * instead of a .bin beside it. */
+    bool embed;
+    /** Keep the source's up axis and unit (no correction into Y-up
+     * metres). */
+    bool keep_axes;
+} vs_gltf_write_options;
+
+/** What vs_write_gltf had to change so that the file is valid glTF 2.0
+ * (all zero when nothing; `vskin convert` prints them as warnings). */
+typedef struct vs_gltf_write_report {
+    uint32_t renormalized_normals;  /**< NORMALs not unit length: normalized */
+    uint32_t renormalized_tangents; /**< TANGENTs not unit or w not +-1 */
+    uint32_t dropped_normals;  /**< primitives whose NORMAL had a zero vector
+                                    and was left out */
+    uint32_t dropped_tangents; /**< the same for TANGENT */
+    uint32_t normalized_rotations; /**< LINEAR/STEP rotation keys and rest
+                                        rotations that were not unit */
+    uint32_t unnormalized_weights; /**< vertices whose weights were divided
+                                        by their sum (it was not 1) */
+    bool axes_corrected; /**< the up axis / unit correction was applied */
+} vs_gltf_write_report;
+
+/** Writes `asset`, whatever format it was loaded from, as glTF 2.0: one GLB
+ * when `path` ends in ".glb" (any case), else glTF JSON (`path` must end in
+ * ".gltf") with the buffer in the file vs_gltf_bin_path names, or embedded.
+ * This is `vskin convert`. Joint matrices follow glTF 2.0 (G(joint) * IBM,
+ * §3.7.3.3): a glTF 1.0 / COLLADA bind shape matrix is folded into the
+ * inverse bind matrices. Existing files are replaced (whether to is the
+ * caller's policy), each as vs_write_bytes describes: with a .bin, both are
+ * written first and the .bin renamed into place before the .gltf. `options`
+ * and `report` may be NULL.
+ *
+ * Errors: VS_ERROR_ARGUMENT (asset or path NULL, an extension other than
+ * .gltf / .glb, embed with .glb), VS_ERROR_LIMIT (a GLB over 4 GiB),
+ * VS_ERROR_OUT_OF_MEMORY, VS_ERROR_IO. The asset is only read, so threads
+ * may write the same asset at once. Cost: the whole document (JSON text and
+ * one binary buffer, about the size of the file) is built in memory first. */
+vs_result vs_write_gltf(const vs_asset *asset, const char *path,
+                        const vs_gltf_write_options *options,
+                        vs_gltf_write_report *report, vs_error *error);
+
+/** The .bin vs_write_gltf writes beside a .gltf: `gltf_path` with its
+ * extension replaced by ".bin" ("a/b.gltf" -> "a/b.bin"), so that a caller
+ * can check every file it is about to replace. malloc'd: free() it; NULL
+ * when gltf_path is NULL or memory runs out. */
+char *vs_gltf_bin_path(const char *gltf_path);
+
+/* ------------------------------------- posed meshes: OBJ, PLY and JSON */
+
+/** One posed mesh instance: a node's mesh, its topology and its posed
+ * vertices. */
+typedef struct vs_posed_object {
+    const char *name;                /**< object name in the file; never NULL */
+    uint32_t node;                   /**< node index in the asset */
+    uint32_t primitive_count;        /**< primitives of the node's mesh */
+    const vs_primitive *primitives;  /**< topology (mode, indices), one per
+                                          primitive */
+    const vs_posed_primitive *posed; /**< posed vertices, one per primitive */
+} vs_posed_object;
+
+/** One joint of a posed skin. */
+typedef struct vs_posed_joint {
+    uint32_t node;           /**< the joint's node index */
+    const char *name;        /**< its name in the file; never NULL */
+    float world_position[3]; /**< the translation of its world matrix */
+} vs_posed_joint;
+
+/** One skin's joints in the pose. */
+typedef struct vs_posed_skin {
+    uint32_t skin;                /**< index in the asset's skins */
+    const char *name;             /**< never NULL ("" when unnamed) */
+    uint32_t joint_count;         /**< joints and matrices */
+    const vs_posed_joint *joints; /**< in the skin's joint order */
+    const float *joint_matrices;  /**< 16 per joint, column-major */
+} vs_posed_skin;
+
+/** Everything one OBJ, PLY or pose JSON file describes: made by
+ * vs_posed_scene_create, or filled by the caller (then NULL arrays and zero
+ * counts for what it has not). */
+typedef struct vs_posed_scene {
+    const char *source;    /**< the asset's source name */
+    int32_t clip;          /**< the clip sampled; -1: the rest pose */
+    const char *clip_name; /**< "" when unnamed or no clip */
+    float time;            /**< the time sampled */
+    uint32_t object_count; /**< mesh instances */
+    /** The mesh instances; JSON: NULL leaves out "objects" (a joints-only
+     * file). */
+    const vs_posed_object *objects;
+    uint32_t skin_count; /**< skins */
+    /** The skins' joints; NULL: no "skins" in JSON. OBJ and PLY hold no
+     * joints and ignore them. */
+    const vs_posed_skin *skins;
+    void *internal_; /**< vs_posed_scene_create's memory; do not touch */
+} vs_posed_scene;
+
+/** Options of vs_posed_scene_create and vs_write_pose; zero-initialised
+ * (or NULL): world space, linear skinning, normalized weights, no joints,
+ * and the files say "clip 0, t = 0" (the rest pose when the asset has no
+ * clip), which is what a pose sampled with the CLI's defaults is. */
+typedef struct vs_posed_scene_options {
+    vs_pose_mesh_options mesh; /**< how every mesh instance is posed */
+    /** The clip the pose was sampled from, as the files name it: -1, or an
+     * index the asset has no clip for, is the rest pose. Only a label: the
+     * pose is taken as it is. */
+    int32_t clip;
+    float time; /**< the time it was sampled at (a label too) */
+    /** Add every skin's joints: world positions and the joint matrices the
+     * meshes were skinned with (relative to the skin's skeleton root when
+     * mesh.space is VS_SPACE_SKELETON). Only JSON holds them. */
+    bool joints;
+} vs_posed_scene_options;
+
+/** File formats for a posed scene. */
+typedef enum vs_posed_format {
+    VS_POSED_FORMAT_AUTO = 0, /**< from the path's extension */
+    /** Wavefront OBJ: an `o` per object, `v`, `vn` (with normals), faces;
+     * points and lines as `p` and `l`. */
+    VS_POSED_FORMAT_OBJ,
+    /** ASCII PLY: one vertex element (with normals when every primitive has
+     * them) and the triangles; points and lines are left out. */
+    VS_POSED_FORMAT_PLY,
+    /** JSON: source, clip, time, then "objects" (positions and normals per
+     * primitive) and "skins" (joints and joint matrices). */
+    VS_POSED_FORMAT_JSON
+} vs_posed_format;
+
+/** The format a path's extension names: ".obj", ".ply", ".json" (any case)
+ * give OBJ, PLY, JSON; anything else (or NULL) VS_POSED_FORMAT_AUTO, which
+ * the writers refuse. */
+vs_posed_format vs_posed_format_of(const char *path);
+
+/** The name files give a node: its name, else its id (glTF 1.0, COLLADA),
+ * else "node<index>" written into buf (`size` bytes; 24 always suffice).
+ * Returns the asset's string or buf (the asset must outlive it); "" when
+ * asset is NULL, node is out of range, or buf is needed but NULL. */
+const char *vs_node_label(const vs_asset *asset, uint32_t node, char *buf,
+                          size_t size);
+
+/** Poses every mesh instance of the pose's asset (instance order, each
+ * mesh's primitives in order) with vs_pose_mesh_primitive, plus the joints
+ * when asked, into a new scene for vs_write_posed_scene or the caller's own
+ * use. Call vs_pose_update_world first; the pose is not changed. Object
+ * names are vs_node_label's. The scene owns the posed vertices and borrows
+ * the asset's names and topology: free it (vs_posed_scene_free) before the
+ * asset.
+ *
+ * Errors: VS_ERROR_ARGUMENT (pose or out_scene NULL), those of
+ * vs_pose_mesh_primitive and vs_pose_joint_matrices, VS_ERROR_OUT_OF_MEMORY.
+ * Thread-safe on a pose no other thread changes. Cost: every vertex skinned
+ * once; the memory of the posed vertices (12 bytes each, and as much again
+ * for normals, 16 for tangents). */
+vs_result vs_posed_scene_create(const vs_pose *pose,
+                                const vs_posed_scene_options *options,
+                                vs_posed_scene **out_scene, vs_error *error);
+/** Frees a scene made by vs_posed_scene_create; NULL, and a scene the
+ * caller filled itself (internal_ NULL), are ignored. */
+void vs_posed_scene_free(vs_posed_scene *scene);
+
+/** Writes a posed scene as OBJ, PLY or JSON (`format`, or from the path's
+ * extension with VS_POSED_FORMAT_AUTO), replacing `path` as vs_write_bytes
+ * describes. Floats are written with 9 significant digits, so every float
+ * reads back the same. The bytes depend only on the scene (OBJ and PLY say
+ * which vskin wrote them in a comment).
+ *
+ * Errors: VS_ERROR_ARGUMENT (scene or path NULL, objects NULL with a
+ * non-zero object_count, an extension that names no format),
+ * VS_ERROR_INVALID (an index at or above its primitive's vertex count),
+ * VS_ERROR_OUT_OF_MEMORY, VS_ERROR_IO. Thread-safe: the scene is only read.
+ * Cost: a pass over the vertices; JSON builds the whole text in memory. */
+vs_result vs_write_posed_scene(const vs_posed_scene *scene, const char *path,
+                               vs_posed_format format, vs_error *error);
+
+/** One call for a posed vs_pose: vs_posed_scene_create, then
+ * vs_write_posed_scene in the format of the path's extension (.obj, .ply,
+ * .json), then vs_posed_scene_free. The same bytes as `vskin pose -o` for
+ * the same pose and options. Errors: those of both calls, and
+ * VS_ERROR_ARGUMENT for options->joints with OBJ or PLY (which cannot hold
+ * them). */
+vs_result vs_write_pose(const vs_pose *pose, const char *path,
+                        const vs_posed_scene_options *options, vs_error *error);
+
+/* --------------------------------------------------- pictures: PNG, GIF */
+
+/** Writes `width` x `height` RGBA8 pixels (top row first, 4 bytes a pixel,
+ * rows packed) as an 8-bit RGBA PNG. Deterministic: no time or other
+ * metadata, so the same pixels give the same bytes. Errors:
+ * VS_ERROR_ARGUMENT (rgba or path NULL, a zero size), VS_ERROR_IO. */
+vs_result vs_write_png(const uint8_t *rgba, uint32_t width, uint32_t height,
+                       const char *path, vs_error *error);
+
+/** Reads a PNG of any colour type and depth as RGBA8 (top row first) into
+ * `*out_rgba` (malloc'd: free() it; NULL on failure). Errors:
+ * VS_ERROR_ARGUMENT (a NULL argument), VS_ERROR_IO (cannot be opened, not a
+ * PNG), VS_ERROR_PARSE (a damaged PNG), VS_ERROR_LIMIT (a side over 16384
+ * pixels), VS_ERROR_OUT_OF_MEMORY. */
+vs_result vs_read_png(const char *path, uint32_t *out_width,
+                      uint32_t *out_height, uint8_t **out_rgba,
+                      vs_error *error);
+
+/** An animated GIF being written (vs_gif_writer_open). */
+typedef struct vs_gif_writer vs_gif_writer;
+
+/** Starts an animated GIF of `width` x `height` (1 .. 65535 each) frames,
+ * each shown for `delay_cs` hundredths of a second (GIF's unit; viewers
+ * show delays under 2 as 10), looping forever. Colours map to one fixed
+ * palette (a 6x7x6 RGB cube, no dithering), so the same frames give the
+ * same bytes. The frames go to a temporary file beside `path` that
+ * vs_gif_writer_close renames over it (vs_write_bytes): until then, and
+ * after vs_gif_writer_discard or any failure, `path` is untouched.
+ *
+ * Errors: VS_ERROR_ARGUMENT (path or out_writer NULL, a size out of
+ * range), VS_ERROR_IO, VS_ERROR_OUT_OF_MEMORY. One writer is used by one
+ * thread at a time. */
+vs_result vs_gif_writer_open(const char *path, uint32_t width, uint32_t height,
+                             uint32_t delay_cs, vs_gif_writer **out_writer,
+                             vs_error *error);
+/** Appends one frame of RGBA8 pixels (the size given to
+ * vs_gif_writer_open, top row first; alpha is ignored). Errors:
+ * VS_ERROR_ARGUMENT (a NULL argument), VS_ERROR_IO; after an error the
+ * writer only takes vs_gif_writer_close (which then fails and writes
+ * nothing) or vs_gif_writer_discard. */
+vs_result vs_gif_writer_add(vs_gif_writer *writer, const uint8_t *rgba,
+                            vs_error *error);
+/** Finishes the GIF, renames it over the path and frees the writer (also
+ * on failure). Fails with VS_ERROR_IO, writing nothing, when a frame could
+ * not be added. NULL is ignored (VS_OK). */
+vs_result vs_gif_writer_close(vs_gif_writer *writer, vs_error *error);
+/** Frees the writer and removes its temporary file: the path is left as it
+ * was (for a caller whose own frames failed). NULL is ignored. */
+void vs_gif_writer_discard(vs_gif_writer *writer);
+
+/* ------------------------- baking: static meshes, morph targets, VAT
+ * (`vskin bake`; docs/bake.md) */
+
+/** Options of vs_bake_clip_morph and vs_bake_vat_write; zero-initialised
+ * (or NULL): 30 frames per second, skinned as vs_pose_mesh_options' zero
+ * value, LINEAR morph weights. */
+typedef struct vs_bake_clip_options {
+    vs_pose_mesh_options mesh; /**< how every frame is posed */
+    float fps;                 /**< frames per second, > 0; 0 = 30 */
+    /** Morph weights between frames: VS_INTERP_LINEAR (zero) or
+     * VS_INTERP_STEP (VS_INTERP_CUBICSPLINE is refused). */
+    vs_interpolation interpolation;
+} vs_bake_clip_options;
+
+/** The frame times a clip bake samples at `fps` (0 = 30): the clip's start,
+ * start + 1/fps, ... and its end as the last frame, so the whole clip is
+ * covered; one frame when the clip has no duration. `*out_times` is
+ * malloc'd (free() it), `*out_count` entries. Errors: VS_ERROR_ARGUMENT (a
+ * NULL argument, fps negative or not finite), VS_ERROR_NOT_FOUND (no such
+ * clip), VS_ERROR_LIMIT (more than 10,000 frames),
+ * VS_ERROR_OUT_OF_MEMORY. */
+vs_result vs_bake_frame_times(const vs_asset *asset, uint32_t clip, float fps,
+                              float **out_times, uint32_t *out_count,
+                              vs_error *error);
+
+/** The current pose as a static asset: one root node (identity transform)
+ * and one mesh per mesh instance, whose primitives hold the posed
+ * positions, normals and tangents in world space and keep the source's
+ * topology, texcoords and materials; no skin, no animation; the source's up
+ * axis and unit (so vs_write_gltf corrects them as for convert). Call
+ * vs_pose_update_world first. The new asset owns all its data (free it with
+ * vs_asset_free, in any order with the source); write it with vs_write_gltf,
+ * or the pose as OBJ with vs_write_pose. `options` may be NULL.
+ *
+ * Errors: VS_ERROR_ARGUMENT (pose or out_asset NULL), VS_ERROR_NOT_FOUND
+ * (no mesh instance in the default scene: nothing to bake), those of
+ * vs_pose_mesh_primitive, VS_ERROR_OUT_OF_MEMORY. Thread-safe on a pose no
+ * other thread changes. Cost: every vertex skinned once. */
+vs_result vs_bake_pose(const vs_pose *pose, const vs_pose_mesh_options *options,
+                       vs_asset **out_asset, vs_error *error);
+
+/** Clip `clip` of `asset` as morph targets: the meshes posed at the first
+ * frame of vs_bake_frame_times, one morph target per later frame (position
+ * and normal deltas against the first; tangents are left out), and a clip
+ * of morph weights that replays the frames (each target weight 1 at its
+ * frame). The new asset owns all its data. Errors: VS_ERROR_ARGUMENT (a
+ * NULL argument, a bad fps or interpolation), VS_ERROR_NOT_FOUND (no such
+ * clip, or nothing to bake), VS_ERROR_LIMIT (more than 10,000
+ * frames, or more than 1 GiB of baked vertex data),
+ * VS_ERROR_OUT_OF_MEMORY. Thread-safe (the asset is only read). Cost: every
+ * vertex skinned once a frame; memory for every frame's deltas. */
+vs_result vs_bake_clip_morph(const vs_asset *asset, uint32_t clip,
+                             const vs_bake_clip_options *options,
+                             vs_asset **out_asset, vs_error *error);
+
+/** Clip `clip` of `asset` as a vertex-animation texture: `base`.bin
+ * (positions: one row per frame of vs_bake_frame_times, every vertex of
+ * every primitive of every mesh instance in instance order, x y z float32
+ * little-endian), `base`.normals.bin (the same for normals, when every
+ * primitive has them), `base`.json (the description: frames, times, rows,
+ * bounds, primitives) and `base`.glb (the first frame as a static mesh
+ * whose vertices the rows follow). `base` is the path without extension.
+ * Each file is replaced as vs_write_bytes describes, and none is renamed
+ * into place before all are written. Errors: those of vs_bake_clip_morph,
+ * and VS_ERROR_IO. Cost: one frame of posed vertices in memory at a time. */
+vs_result vs_bake_vat_write(const vs_asset *asset, uint32_t clip,
+                            const vs_bake_clip_options *options,
+                            const char *base, vs_error *error);
+
 /* ============================================ synthetic assets (benchmarks) */
 /** A skinned tube for scale tests without downloads: a chain of joint_count
  * joints along +Y (root at the origin, each bone `length / joint_count`

@@ -13,14 +13,7 @@
 #include "asset/asset_internal.h"
 #include "base/error.h"
 #include "bake/bake_internal.h"
-
-void bake_posed_free(vs_posed_primitive *posed, uint32_t count)
-{
-    if (!posed) return;
-    for (uint32_t i = 0; i < count; ++i)
-        vs_posed_primitive_free(&posed[i]);
-    free(posed);
-}
+#include "write/posed_scene.h"
 
 vs_result bake_check_meshes(const vs_asset *asset, vs_error *error)
 {
@@ -29,45 +22,6 @@ vs_result bake_check_meshes(const vs_asset *asset, vs_error *error)
                      "%s: nothing to bake: no mesh instance in the default "
                      "scene",
                      asset->source_name);
-}
-
-uint32_t bake_primitive_total(const vs_asset *asset)
-{
-    uint32_t total = 0;
-    for (uint32_t i = 0; i < asset->instance_count; ++i)
-        total += asset->meshes[asset->nodes[asset->instances[i]].mesh]
-                     .primitive_count;
-    return total;
-}
-
-vs_result bake_pose_all(const vs_pose *pose,
-                        const vs_pose_mesh_options *options,
-                        vs_posed_primitive **out, uint32_t *count,
-                        vs_error *error)
-{
-    const vs_asset *asset = vs_pose_asset(pose);
-    uint32_t total = bake_primitive_total(asset);
-    vs_posed_primitive *posed = calloc(total ? total : 1, sizeof *posed);
-    if (!posed)
-        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
-                         "%s: out of memory baking %u primitives",
-                         asset->source_name, total);
-    uint32_t k = 0;
-    vs_result r = VS_OK;
-    for (uint32_t i = 0; r == VS_OK && i < asset->instance_count; ++i) {
-        uint32_t node = asset->instances[i];
-        const vs_mesh *mesh = &asset->meshes[asset->nodes[node].mesh];
-        for (uint32_t p = 0; r == VS_OK && p < mesh->primitive_count; ++p)
-            r = vs_pose_mesh_primitive(pose, node, p, options, &posed[k++],
-                                       error);
-    }
-    if (r != VS_OK) {
-        bake_posed_free(posed, total);
-        return r;
-    }
-    *out = posed;
-    *count = total;
-    return VS_OK;
 }
 
 vs_result bake_pose_frame(vs_pose *pose, uint32_t clip, float time,
@@ -79,7 +33,7 @@ vs_result bake_pose_frame(vs_pose *pose, uint32_t clip, float time,
     vs_result r = vs_pose_sample(pose, clip, time, VS_TIME_CLAMP, error);
     if (r != VS_OK) return r;
     vs_pose_update_world(pose);
-    return bake_pose_all(pose, options, out, count, error);
+    return pose_all_primitives(pose, options, out, count, error);
 }
 
 float *bake_copy_floats(vs_asset *a, const float *src, size_t n,
@@ -202,12 +156,12 @@ vs_result bake_pose(const vs_pose *pose, const vs_pose_mesh_options *options,
 {
     if (!pose || !out)
         return set_error(error, VS_ERROR_ARGUMENT,
-                         "bake_pose: pose and out must not be NULL");
+                         "vs_bake_pose: pose and out_asset must not be NULL");
     *out = NULL;
     const vs_asset *src = vs_pose_asset(pose);
     vs_posed_primitive *posed = NULL;
     uint32_t count = 0;
-    vs_result r = bake_pose_all(pose, options, &posed, &count, error);
+    vs_result r = pose_all_primitives(pose, options, &posed, &count, error);
     if (r != VS_OK) return r;
     vs_asset *a = NULL;
     r = bake_skeleton_asset(src, &a, error);
@@ -222,7 +176,7 @@ vs_result bake_pose(const vs_pose *pose, const vs_pose_mesh_options *options,
             (pp->tangents && !dp->tangents))
             r = error ? error->code : VS_ERROR_OUT_OF_MEMORY;
     }
-    bake_posed_free(posed, count);
+    posed_primitives_free(posed, count);
     if (r == VS_OK) r = vs_priv_asset_finalize(a, error);
     if (r != VS_OK) {
         vs_asset_free(a);

@@ -7,7 +7,9 @@
  * - bake_clip_morph: every frame of a clip as one morph target (deltas
  *   against frame 0) plus a morph-weight animation that replays the clip;
  * - bake_vat_write: a vertex-animation texture, raw float32 rows per frame
- *   with a JSON description. */
+ *   with a JSON description.
+ * The posed primitives are in pose_all_primitives' order
+ * (write/posed_scene.h). */
 #ifndef VS_BAKE_BAKE_H
 #define VS_BAKE_BAKE_H
 
@@ -15,6 +17,7 @@
 #include <stdint.h>
 
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 /* Frames above this are refused (VS_ERROR_LIMIT): a morph target or a VAT
  * row each. */
@@ -23,19 +26,9 @@
  * refused (VS_ERROR_LIMIT). */
 #define BAKE_MAX_BYTES (1ull << 30)
 
-typedef struct bake_clip_options {
-    vs_pose_mesh_options mesh;
-    float fps;                      /* frames per second, > 0 */
-    vs_interpolation interpolation; /* morph weights: LINEAR or STEP */
-} bake_clip_options;
-
-/* Every primitive of every mesh instance posed (instance order, then
- * primitive order): *count entries, free with bake_posed_free. */
-vs_result bake_pose_all(const vs_pose *pose,
-                        const vs_pose_mesh_options *options,
-                        vs_posed_primitive **out, uint32_t *count,
-                        vs_error *error);
-void bake_posed_free(vs_posed_primitive *posed, uint32_t count);
+/* The public options (vskin_tools.h) under the bakers' short name; here
+ * fps must be > 0 (the public functions turn 0 into the default). */
+typedef vs_bake_clip_options bake_clip_options;
 
 /* Frame times of `clip` at fps: start, start + 1/fps, ... and the clip's end
  * as the last frame (so the whole clip is covered); one frame when the clip
@@ -55,10 +48,11 @@ vs_result bake_clip_morph(const vs_asset *asset, uint32_t clip,
                           vs_error *error);
 
 /* Writes base.bin (positions: one row per frame, every vertex of every
- * primitive in bake_pose_all order, x y z float32 little-endian),
+ * primitive in pose_all_primitives order, x y z float32 little-endian),
  * base.normals.bin (the same for normals, when every primitive has them),
  * base.json (the description) and base.glb (frame 0 as a static mesh whose
- * vertices are the rows' order). `base` is the path without extension. */
+ * vertices are the rows' order). `base` is the path without extension.
+ * No file is renamed into place before all four are complete. */
 vs_result bake_vat_write(const vs_asset *asset, uint32_t clip,
                          const bake_clip_options *options, const char *base,
                          vs_error *error);

@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "bake/bake.h"
 #include "bake/bake_internal.h"
+#include "write/posed_scene.h"
 
 vs_result bake_frame_times(const vs_asset *asset, uint32_t clip, float fps,
                            float **out_times, uint32_t *out_count,
@@ -52,7 +53,7 @@ vs_result bake_frame_times(const vs_asset *asset, uint32_t clip, float fps,
     return VS_OK;
 }
 
-/* Every frame posed: frames[f] holds bake_pose_all's array for frame f. */
+/* Every frame posed: frames[f] holds pose_all_primitives' array for frame f. */
 static vs_result pose_frames(const vs_asset *asset, uint32_t clip,
                              const bake_clip_options *o, const float *times,
                              uint32_t count, vs_posed_primitive **frames,
@@ -174,14 +175,14 @@ vs_result bake_clip_morph(const vs_asset *asset, uint32_t clip,
     if (!error) error = &local;
     if (!asset || !options || !out)
         return set_error(error, VS_ERROR_ARGUMENT,
-                         "bake_clip_morph: asset, options and out are needed");
+                         "vs_bake_clip_morph: asset and out_asset are needed");
     *out = NULL;
     if (options->interpolation == VS_INTERP_CUBICSPLINE)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "%s: bake: morph weights are LINEAR or STEP",
                          asset->source_name);
     float *times = NULL;
-    uint32_t count = 0, prims = bake_primitive_total(asset);
+    uint32_t count = 0, prims = instance_primitive_count(asset);
     vs_result r = bake_check_meshes(asset, error);
     if (r != VS_OK) return r;
     r = bake_frame_times(asset, clip, options->fps, &times, &count, error);
@@ -203,7 +204,7 @@ vs_result bake_clip_morph(const vs_asset *asset, uint32_t clip,
                          options->interpolation, error);
     if (r == VS_OK) r = vs_priv_asset_finalize(a, error);
     for (uint32_t f = 0; frames && f < count; ++f)
-        bake_posed_free(frames[f], prims);
+        posed_primitives_free(frames[f], prims);
     free(frames);
     free(times);
     if (r != VS_OK) {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Vertex-animation textures (bake/bake.h, docs/bake.md): every frame of a clip
  * posed and stored as one row of raw float32 (little-endian) x y z per
- * vertex, all primitives of all mesh instances in bake_pose_all order; a
- * JSON file describes the rows and names the static mesh (frame 0, .glb)
- * whose vertices the rows follow. */
+ * vertex, all primitives of all mesh instances in pose_all_primitives order;
+ * a JSON file describes the rows and names the static mesh (frame 0, .glb)
+ * whose vertices the rows follow. The files are written to temporary names
+ * and renamed into place once all are complete. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,8 @@
 #include "bake/bake_internal.h"
 #include "write/gltf2/gltf2_writer.h"
 #include "write/mesh_writers.h"
+#include "write/posed_scene.h"
+#include "write/write_file.h"
 
 static char *with_suffix(const char *base, const char *suffix)
 {
@@ -57,8 +60,8 @@ static bool write_floats(FILE *f, const float *v, size_t n)
 
 typedef struct vat_files {
     char *bin, *normals, *json, *glb;
-    FILE *pos_f, *nrm_f;
-    bool with_normals; /* base.normals.bin is written */
+    out_file pos, nrm, text; /* base.bin, base.normals.bin, base.json */
+    bool with_normals;       /* base.normals.bin is written */
 } vat_files;
 
 /* One frame's rows; widens the position bounds. */
@@ -67,10 +70,10 @@ static bool write_frame(vat_files *files, const vs_posed_primitive *posed,
 {
     for (uint32_t k = 0; k < prims; ++k) {
         const vs_posed_primitive *p = &posed[k];
-        if (!write_floats(files->pos_f, p->positions,
+        if (!write_floats(files->pos.f, p->positions,
                           (size_t)p->vertex_count * 3))
             return false;
-        if (files->nrm_f && !write_floats(files->nrm_f, p->normals,
+        if (files->nrm.f && !write_floats(files->nrm.f, p->normals,
                                           (size_t)p->vertex_count * 3))
             return false;
         for (size_t v = 0; v < (size_t)p->vertex_count * 3; ++v) {
@@ -93,9 +96,8 @@ static cJSON *floats_json(const float *v, size_t n)
 
 static vs_result write_json(const vs_asset *asset, uint32_t clip,
                             const bake_clip_options *o, const float *times,
-                            uint32_t count, const vat_files *files,
-                            const float lo[3], const float hi[3],
-                            vs_error *error)
+                            uint32_t count, vat_files *files, const float lo[3],
+                            const float hi[3], vs_error *error)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root) return set_error(error, VS_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -148,13 +150,8 @@ static vs_result write_json(const vs_asset *asset, uint32_t clip,
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text) return set_error(error, VS_ERROR_OUT_OF_MEMORY, "out of memory");
-    FILE *f;
-    vs_result r = writer_open(files->json, &f, error);
-    if (r == VS_OK) {
-        fputs(text, f);
-        fputc('\n', f);
-        r = writer_close(f, files->json, error);
-    }
+    file_part parts[] = {{text, strlen(text)}, {"\n", 1}};
+    vs_result r = write_file_parts(&files->text, files->json, parts, 2, error);
     free(text);
     return r;
 }
@@ -170,11 +167,12 @@ static bool has_normals(const vs_asset *asset)
     return asset->instance_count > 0;
 }
 
-/* Frame by frame: pose, append rows, free; memory stays one frame. */
+/* Frame by frame: pose, append rows, free; memory stays one frame, plus
+ * frame 0 as the static mesh the rows follow (*baked). */
 static vs_result write_rows(const vs_asset *asset, uint32_t clip,
                             const bake_clip_options *o, const float *times,
                             uint32_t count, vat_files *files, float lo[3],
-                            float hi[3], vs_error *error)
+                            float hi[3], vs_asset **baked, vs_error *error)
 {
     vs_pose *pose = NULL;
     vs_result r = vs_pose_create(asset, &pose, error);
@@ -185,15 +183,8 @@ static vs_result write_rows(const vs_asset *asset, uint32_t clip,
                             error);
         if (r == VS_OK && !write_frame(files, posed, prims, lo, hi))
             r = set_error(error, VS_ERROR_IO, "%s: write error", files->bin);
-        bake_posed_free(posed, prims);
-        if (r == VS_OK && f == 0) {
-            /* The static mesh the rows follow: frame 0. */
-            vs_asset *baked = NULL;
-            r = bake_pose(pose, &o->mesh, &baked, error);
-            if (r == VS_OK)
-                r = gltf2_write_file(baked, files->glb, NULL, NULL, error);
-            vs_asset_free(baked);
-        }
+        posed_primitives_free(posed, prims);
+        if (r == VS_OK && f == 0) r = bake_pose(pose, &o->mesh, baked, error);
     }
     vs_pose_free(pose);
     return r;
@@ -207,47 +198,45 @@ vs_result bake_vat_write(const vs_asset *asset, uint32_t clip,
     if (!error) error = &local;
     if (!asset || !options || !base)
         return set_error(error, VS_ERROR_ARGUMENT,
-                         "bake_vat_write: asset, options and base are needed");
+                         "vs_bake_vat_write: asset and base are needed");
     float *times = NULL;
     uint32_t count = 0;
     vs_result r = bake_check_meshes(asset, error);
     if (r != VS_OK) return r;
     r = bake_frame_times(asset, clip, options->fps, &times, &count, error);
     if (r != VS_OK) return r;
-    vat_files files = {with_suffix(base, ".bin"),
-                       with_suffix(base, ".normals.bin"),
-                       with_suffix(base, ".json"),
-                       with_suffix(base, ".glb"),
-                       NULL,
-                       NULL,
-                       has_normals(asset)};
+    vat_files files = {.bin = with_suffix(base, ".bin"),
+                       .normals = with_suffix(base, ".normals.bin"),
+                       .json = with_suffix(base, ".json"),
+                       .glb = with_suffix(base, ".glb"),
+                       .with_normals = has_normals(asset)};
     if (!files.bin || !files.normals || !files.json || !files.glb)
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "out of memory");
-    if (r == VS_OK) r = writer_open(files.bin, &files.pos_f, error);
+    if (r == VS_OK) r = out_file_open(&files.pos, files.bin, error);
     if (r == VS_OK && files.with_normals)
-        r = writer_open(files.normals, &files.nrm_f, error);
+        r = out_file_open(&files.nrm, files.normals, error);
     float lo[3] = {INFINITY, INFINITY, INFINITY};
     float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    vs_asset *baked = NULL;
     if (r == VS_OK)
         r = write_rows(asset, clip, options, times, count, &files, lo, hi,
-                       error);
-    if (files.pos_f) {
-        vs_result c = writer_close(files.pos_f, files.bin, error);
-        if (r == VS_OK) r = c;
-    }
-    if (files.nrm_f) {
-        vs_result c = writer_close(files.nrm_f, files.normals, error);
-        if (r == VS_OK) r = c;
-    }
+                       &baked, error);
+    if (r == VS_OK) r = out_file_close(&files.pos, error);
+    if (r == VS_OK) r = out_file_close(&files.nrm, error);
     if (r == VS_OK)
         r = write_json(asset, clip, options, times, count, &files, lo, hi,
                        error);
-    if (r != VS_OK) {
-        remove(files.bin);
-        remove(files.json);
-        remove(files.glb);
-        if (files.with_normals) remove(files.normals);
-    }
+    /* The .glb is the last file written and the first renamed into place;
+     * the others follow it. */
+    if (r == VS_OK) r = gltf2_write_file(baked, files.glb, NULL, NULL, error);
+    if (r == VS_OK) r = out_file_commit(&files.pos, error);
+    if (r == VS_OK && files.with_normals)
+        r = out_file_commit(&files.nrm, error);
+    if (r == VS_OK) r = out_file_commit(&files.text, error);
+    out_file_discard(&files.pos);
+    out_file_discard(&files.nrm);
+    out_file_discard(&files.text);
+    vs_asset_free(baked);
     free(files.bin);
     free(files.normals);
     free(files.json);

@@ -10,45 +10,15 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
-/* One posed mesh instance. */
-typedef struct posed_object {
-    const char *name; /* object name, never NULL */
-    uint32_t node;    /* node index in the asset */
-    uint32_t primitive_count;
-    const vs_primitive *primitives;  /* topology: mode, indices */
-    const vs_posed_primitive *posed; /* world-space vertices per primitive */
-} posed_object;
-
-typedef struct posed_joint {
-    uint32_t node;
-    const char *name;
-    float world_position[3];
-} posed_joint;
-
-/* One skin's joints in the current pose. */
-typedef struct posed_skin {
-    uint32_t skin; /* index in the asset */
-    const char *name;
-    uint32_t joint_count;
-    const posed_joint *joints;
-    const float *joint_matrices; /* 16 per joint, column-major */
-} posed_skin;
-
-/* Everything one output file describes. */
-typedef struct posed_scene {
-    const char *source;    /* the asset's source name */
-    int32_t clip;          /* -1: rest pose */
-    const char *clip_name; /* "" when unnamed or no clip */
-    float time;
-    uint32_t object_count;
-    const posed_object *objects;
-    uint32_t skin_count;
-    const posed_skin *skins; /* NULL: no joints written */
-} posed_scene;
+/* The public types of vskin_tools.h under the writers' short names. */
+typedef vs_posed_object posed_object;
+typedef vs_posed_joint posed_joint;
+typedef vs_posed_skin posed_skin;
+typedef vs_posed_scene posed_scene;
 
 /* One `o` per object, `v`, `vn` (when the primitive has normals) and faces;
  * points and lines become `p` and `l` elements. Indices are 1-based and run
@@ -70,7 +40,7 @@ vs_result pose_json_write(const char *path, const posed_scene *scene,
  * infinities become null, which JSON can represent. */
 cJSON *json_float(float value);
 
-/* ---- shared by the writers (primitive_faces.c, write_file.c) ---- */
+/* ---- shared by the writers (primitive_faces.c) ---- */
 
 /* Number of triangles the primitive's mode yields (glTF 2.0 §3.7.2.1):
  * triangles n/3, strips and fans n-2; 0 for points and lines. */
@@ -85,10 +55,5 @@ uint32_t primitive_element_count(const vs_primitive *prim);
 /* Checks that every index is below the vertex count, so writers never
  * reference a vertex that is not there. */
 vs_result primitive_check_indices(const posed_object *object, vs_error *error);
-
-/* fopen for writing with a vs_error message naming the file. */
-vs_result writer_open(const char *path, FILE **out, vs_error *error);
-/* Closes f and reports any write error (disk full, ...) that occurred. */
-vs_result writer_close(FILE *f, const char *path, vs_error *error);
 
 #endif

@@ -4,6 +4,7 @@
  * and count every `v` (and separately every `vn`) written before them in the
  * file, so they run on across objects and primitives. */
 #include "write/mesh_writers.h"
+#include "write/write_file.h"
 
 /* OBJ's index of the element's vertex ("v" and, with normals, "v//vn"). */
 static void put_ref(FILE *f, const vs_posed_primitive *posed, uint32_t vertex,
@@ -71,9 +72,10 @@ vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
         vs_result r = primitive_check_indices(&scene->objects[o], error);
         if (r != VS_OK) return r;
     }
-    FILE *f;
-    vs_result r = writer_open(path, &f, error);
+    out_file out;
+    vs_result r = out_file_open(&out, path, error);
     if (r != VS_OK) return r;
+    FILE *f = out.f;
     fprintf(f, "# vskin %s: %s, ", VS_VERSION_STRING, scene->source);
     if (scene->clip >= 0)
         fprintf(f, "clip %d \"%s\", t = %.9g\n", scene->clip, scene->clip_name,
@@ -99,5 +101,5 @@ vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
             if (n) vn_base += posed->vertex_count;
         }
     }
-    return writer_close(f, path, error);
+    return out_file_commit(&out, error);
 }

@@ -3,6 +3,7 @@
  * element counts up front, so faces are counted before anything is written.
  * PLY has one vertex list, so face indices are 0-based over all objects. */
 #include "write/mesh_writers.h"
+#include "write/write_file.h"
 
 /* Normals are a property of the whole vertex element: written only when
  * every primitive has them. */
@@ -69,9 +70,10 @@ vs_result ply_write(const char *path, const posed_scene *scene, vs_error *error)
         }
     }
     bool normals = all_have_normals(scene);
-    FILE *f;
-    vs_result r = writer_open(path, &f, error);
+    out_file out;
+    vs_result r = out_file_open(&out, path, error);
     if (r != VS_OK) return r;
+    FILE *f = out.f;
     write_header(f, scene, normals, vertices, faces);
     for (uint32_t o = 0; o < scene->object_count; ++o) {
         const posed_object *obj = &scene->objects[o];
@@ -107,5 +109,5 @@ vs_result ply_write(const char *path, const posed_scene *scene, vs_error *error)
             base += obj->posed[p].vertex_count;
         }
     }
-    return writer_close(f, path, error);
+    return out_file_commit(&out, error);
 }

@@ -4,9 +4,11 @@
  * skin the joints' world positions and joint matrices. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/error.h"
 #include "write/mesh_writers.h"
+#include "write/write_file.h"
 
 cJSON *json_float(float value)
 {
@@ -129,13 +131,10 @@ vs_result pose_json_write(const char *path, const posed_scene *scene,
                          "%s: out of memory building the JSON", path);
     }
     cJSON_Delete(root);
-    FILE *f;
-    vs_result r = writer_open(path, &f, error);
-    if (r == VS_OK) {
-        fputs(text, f);
-        fputc('\n', f);
-        r = writer_close(f, path, error);
-    }
+    out_file out;
+    file_part parts[] = {{text, strlen(text)}, {"\n", 1}};
+    vs_result r = write_file_parts(&out, path, parts, 2, error);
+    if (r == VS_OK) r = out_file_commit(&out, error);
     cJSON_free(text);
     return r;
 }

@@ -6,9 +6,10 @@
 #include <stdint.h>
 
 #include "bake/bake.h"
-#include "write/gltf2/gltf2_writer.h"
 #include "test.h"
 #include "vskin/vskin.h"
+#include "write/gltf2/gltf2_writer.h"
+#include "write/posed_scene.h"
 
 static const char *const sources[] = {
     VS_TEST_DATA "/gltf2/SimpleSkin.gltf",
@@ -35,15 +36,15 @@ static bool near(float a, float b)
 }
 
 /* Compares every posed primitive of `baked` (posed by `pose`) with
- * `expected` (bake_pose_all order); returns the largest difference. */
+ * `expected` (pose_all_primitives order); returns the largest difference. */
 static double compare(const vs_pose *pose, const vs_posed_primitive *expected,
                       uint32_t count, const char *label)
 {
     vs_posed_primitive *got = NULL;
     uint32_t n = 0;
     vs_error e = {0};
-    CHECK_MSG(bake_pose_all(pose, NULL, &got, &n, &e) == VS_OK, "%s: %s", label,
-              e.message);
+    CHECK_MSG(pose_all_primitives(pose, NULL, &got, &n, &e) == VS_OK, "%s: %s",
+              label, e.message);
     CHECK_MSG(n == count, "%s: %u primitives, expected %u", label, n, count);
     double worst = 0.0;
     int reported = 0;
@@ -60,7 +61,7 @@ static double compare(const vs_pose *pose, const vs_posed_primitive *expected,
         }
     }
     CHECK_MSG(reported == 0, "%s: %d positions differ", label, reported);
-    bake_posed_free(got, n);
+    posed_primitives_free(got, n);
     return worst;
 }
 
@@ -85,7 +86,8 @@ static void test_static_bake_poses_to_the_same_positions(void)
             vs_posed_primitive *expected = NULL;
             uint32_t count = 0;
             vs_error e = {0};
-            CHECK(bake_pose_all(pose, NULL, &expected, &count, &e) == VS_OK);
+            CHECK(pose_all_primitives(pose, NULL, &expected, &count, &e) ==
+                  VS_OK);
             vs_asset *baked = NULL;
             CHECK_MSG(bake_pose(pose, NULL, &baked, &e) == VS_OK, "%s",
                       e.message);
@@ -114,7 +116,7 @@ static void test_static_bake_poses_to_the_same_positions(void)
             vs_pose_free(back_pose);
             vs_asset_free(back);
             vs_asset_free(baked);
-            bake_posed_free(expected, count);
+            posed_primitives_free(expected, count);
         }
         vs_pose_free(pose);
         vs_asset_free(src);
@@ -155,7 +157,7 @@ static void check_morph_bake(const char *source, vs_interpolation interp)
         vs_pose_update_world(sp);
         vs_posed_primitive *expected = NULL;
         uint32_t count = 0;
-        CHECK(bake_pose_all(sp, NULL, &expected, &count, &e) == VS_OK);
+        CHECK(pose_all_primitives(sp, NULL, &expected, &count, &e) == VS_OK);
         vs_pose_reset(bp);
         CHECK(vs_pose_sample(bp, 0, times[f] - times[0], VS_TIME_CLAMP, NULL) ==
               VS_OK);
@@ -163,7 +165,7 @@ static void check_morph_bake(const char *source, vs_interpolation interp)
         char label[600];
         snprintf(label, sizeof label, "%s morph frame %u", source, f);
         worst = fmax(worst, compare(bp, expected, count, label));
-        bake_posed_free(expected, count);
+        posed_primitives_free(expected, count);
     }
     printf("  morph  %-60s %u frames, max |diff| %.3g\n", source, frames,
            worst);
@@ -209,7 +211,7 @@ static void test_vat_rows_are_posed_positions(void)
         vs_pose_update_world(pose);
         vs_posed_primitive *posed = NULL;
         uint32_t count = 0;
-        CHECK(bake_pose_all(pose, NULL, &posed, &count, &e) == VS_OK);
+        CHECK(pose_all_primitives(pose, NULL, &posed, &count, &e) == VS_OK);
         for (uint32_t k = 0; k < count; ++k)
             for (size_t v = 0; v < (size_t)posed[k].vertex_count * 3; ++v) {
                 float p = NAN, n = NAN; /* read below; NaN counts as a mismatch */
@@ -218,7 +220,7 @@ static void test_vat_rows_are_posed_positions(void)
                 mismatches += n != posed[k].normals[v];
                 ++floats;
             }
-        bake_posed_free(posed, count);
+        posed_primitives_free(posed, count);
     }
     char extra;
     CHECK(f && fread(&extra, 1, 1, f) == 0); /* nothing after the last row */

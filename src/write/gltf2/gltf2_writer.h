@@ -21,31 +21,17 @@
 #include <stdint.h>
 
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
-typedef struct gltf2_write_options {
-    /* .gltf only: the buffer as a base64 data: URI instead of a .bin file. */
-    bool embed;
-    /* Keep the source's up axis and unit (no correction into Y-up metres). */
-    bool keep_axes;
-} gltf2_write_options;
-
-/* What the writer had to change so that the file validates; the CLI prints
- * it as warnings. */
-typedef struct gltf2_write_report {
-    uint32_t renormalized_normals;  /* NORMAL not unit length: normalized */
-    uint32_t renormalized_tangents; /* TANGENT xyz not unit or w not +-1 */
-    uint32_t dropped_normals;  /* primitives whose NORMAL had a zero vector */
-    uint32_t dropped_tangents; /* ... whose TANGENT had a zero vector */
-    uint32_t normalized_rotations; /* LINEAR/STEP rotation keys, rest TRS */
-    uint32_t unnormalized_weights; /* vertices whose weights were divided
-                                      by their sum (it was not 1) */
-    bool axes_corrected; /* the up axis / unit correction was applied */
-} gltf2_write_report;
+/* The public options and report (vskin_tools.h) under the writer's short
+ * names; vs_write_gltf checks its arguments and calls gltf2_write_file. */
+typedef vs_gltf_write_options gltf2_write_options;
+typedef vs_gltf_write_report gltf2_write_report;
 
 /* Writes `asset` to `path`: GLB when the name ends in ".glb" (any case),
  * else glTF JSON with the buffer in gltf2_bin_path(path) (or embedded).
- * Existing files are overwritten: refusing them is the caller's policy.
- * report may be NULL. On failure, files this call created are removed. */
+ * Existing files are replaced (write/write_file.h): refusing them is the
+ * caller's policy. report may be NULL. On failure no file is changed. */
 vs_result gltf2_write_file(const vs_asset *asset, const char *path,
                            const gltf2_write_options *options,
                            gltf2_write_report *report, vs_error *error);

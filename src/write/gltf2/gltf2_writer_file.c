@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Putting the document on disk: .gltf + .bin, .gltf with a base64 data:
  * URI, or GLB (§4.4). Each file is written to a temporary name in the same
- * folder and renamed over the target only once complete, so a failed write
- * (disk full, ...) never leaves a truncated file or clobbers an existing
- * one. */
-#include <errno.h>
+ * folder and renamed over the target only once complete
+ * (write/write_file.h), so a failed write (disk full, ...) never leaves a
+ * truncated file or clobbers an existing one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/error.h"
 #include "write/gltf2/gltf2_writer.h"
+#include "write/write_file.h"
 
 #define GLB_MAGIC 0x46546C67u /* "glTF" */
 #define CHUNK_JSON 0x4E4F534Au
@@ -76,67 +74,6 @@ static char *relative_uri(const char *bin_path)
     return out;
 }
 
-typedef struct part {
-    const void *data;
-    size_t size;
-} part;
-
-/* Writes parts into a new temporary file beside path; *tmp receives its
- * malloc'd name. */
-static vs_result write_temp(const char *path, const part *parts, int n,
-                            char **tmp, vs_error *error)
-{
-    size_t len = strlen(path);
-    *tmp = malloc(len + 8);
-    if (!*tmp)
-        return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
-                         path);
-    memcpy(*tmp, path, len);
-    memcpy(*tmp + len, ".XXXXXX", 8);
-    int fd = mkstemp(*tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        int err = errno;
-        if (fd >= 0) {
-            close(fd);
-            unlink(*tmp);
-        }
-        free(*tmp);
-        *tmp = NULL;
-        return set_error(error, VS_ERROR_IO, "%s: cannot create: %s", path,
-                         strerror(err));
-    }
-    /* mkstemp creates 0600; an output file is meant to be shared like any
-     * other the user writes. */
-    fchmod(fd, 0644);
-    bool ok = true;
-    for (int i = 0; i < n && ok; ++i)
-        ok = parts[i].size == 0 ||
-             fwrite(parts[i].data, 1, parts[i].size, f) == parts[i].size;
-    int err = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        err = errno;
-    }
-    if (!ok) {
-        unlink(*tmp);
-        free(*tmp);
-        *tmp = NULL;
-        return set_error(error, VS_ERROR_IO, "%s: write error: %s", path,
-                         strerror(err));
-    }
-    return VS_OK;
-}
-
-static vs_result commit(const char *tmp, const char *path, vs_error *error)
-{
-    if (rename(tmp, path) == 0) return VS_OK;
-    int err = errno;
-    unlink(tmp);
-    return set_error(error, VS_ERROR_IO, "%s: cannot write: %s", path,
-                     strerror(err));
-}
-
 static void put_u32(uint8_t *p, uint32_t v)
 {
     for (int k = 0; k < 4; ++k)
@@ -163,12 +100,13 @@ static vs_result write_glb(gltf2w_ctx *c, const char *json)
     put_u32(jhead + 4, CHUNK_JSON);
     put_u32(bhead, (uint32_t)(blen + bpad));
     put_u32(bhead + 4, CHUNK_BIN);
-    part parts[] = {{header, 12}, {jhead, 8},     {json, jlen}, {spaces, jpad},
-                    {bhead, 8},   {c->bin, blen}, {zeros, bpad}};
-    char *tmp;
-    vs_result r = write_temp(c->path, parts, blen ? 7 : 4, &tmp, c->error);
-    if (r == VS_OK) r = commit(tmp, c->path, c->error);
-    free(tmp);
+    file_part parts[] = {{header, 12},   {jhead, 8}, {json, jlen},
+                         {spaces, jpad}, {bhead, 8}, {c->bin, blen},
+                         {zeros, bpad}};
+    out_file out;
+    vs_result r =
+        write_file_parts(&out, c->path, parts, blen ? 7 : 4, c->error);
+    if (r == VS_OK) r = out_file_commit(&out, c->error);
     return r;
 }
 
@@ -213,21 +151,18 @@ vs_result gltf2w_emit(gltf2w_ctx *c, bool glb, bool embed)
     }
     if (r == VS_OK && glb) r = write_glb(c, json);
     if (r == VS_OK && !glb) {
-        char *bin_tmp = NULL, *json_tmp = NULL;
-        part bin = {c->bin, c->bin_size};
-        part text[] = {{json, strlen(json)}, {"\n", 1}};
-        if (bin_path) r = write_temp(bin_path, &bin, 1, &bin_tmp, c->error);
-        if (r == VS_OK) r = write_temp(c->path, text, 2, &json_tmp, c->error);
-        if (r == VS_OK && bin_tmp)
-            r = commit(bin_tmp, bin_path, c->error);
-        else if (bin_tmp)
-            unlink(bin_tmp);
+        /* Both files complete before either replaces its target. */
+        out_file bin = {0}, text = {0};
+        file_part bin_part = {c->bin, c->bin_size};
+        file_part text_parts[] = {{json, strlen(json)}, {"\n", 1}};
+        if (bin_path)
+            r = write_file_parts(&bin, bin_path, &bin_part, 1, c->error);
         if (r == VS_OK)
-            r = commit(json_tmp, c->path, c->error);
-        else if (json_tmp)
-            unlink(json_tmp);
-        free(bin_tmp);
-        free(json_tmp);
+            r = write_file_parts(&text, c->path, text_parts, 2, c->error);
+        if (r == VS_OK && bin_path) r = out_file_commit(&bin, c->error);
+        if (r == VS_OK) r = out_file_commit(&text, c->error);
+        out_file_discard(&bin);
+        out_file_discard(&text);
     }
     free(json);
     free(bin_path);

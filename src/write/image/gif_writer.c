@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Animated GIF output through giflib (image_writers.h). */
-#include <fcntl.h>
 #include <gif_lib.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/error.h"
 #include "write/image/image_writers.h"
+#include "write/write_file.h"
 
 /* The fixed palette: 6 levels of red, 7 of green (the eye is most sensitive
  * to green), 6 of blue; index = (r * 7 + g) * 6 + b. */
@@ -15,11 +15,13 @@
 #define LEVELS_G 7
 #define LEVELS_B 6
 
-struct gif_writer {
+struct vs_gif_writer {
     GifFileType *gif;
+    out_file out; /* the temporary file giflib writes into */
     const char *path;
     uint32_t width, height, delay_cs;
     GifPixelType *line;
+    bool failed; /* a frame was not written whole: close writes nothing */
 };
 
 static int level(uint8_t v, int levels)
@@ -32,12 +34,26 @@ static uint8_t level_value(int i, int levels)
     return (uint8_t)((i * 255 + (levels - 1) / 2) / (levels - 1));
 }
 
+/* giflib's output callback: the bytes go to the temporary file. */
+static int put_bytes(GifFileType *gif, const GifByteType *bytes, int n)
+{
+    gif_writer *w = gif->UserData;
+    return (int)fwrite(bytes, 1, (size_t)n, w->out.f);
+}
+
 static vs_result gif_fail(gif_writer *w, int code, const char *what,
                           vs_error *error)
 {
+    w->failed = true;
     const char *msg = GifErrorString(code);
     return set_error(error, VS_ERROR_IO, "%s: cannot write the GIF (%s): %s",
                      w->path, what, msg ? msg : "unknown error");
+}
+
+static vs_result earlier_failure(const gif_writer *w, vs_error *error)
+{
+    return set_error(error, VS_ERROR_IO,
+                     "%s: not written: a frame could not be added", w->path);
 }
 
 vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
@@ -60,20 +76,17 @@ vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
                       .delay_cs = delay_cs,
                       .line = line};
     int code = 0;
-    /* EGifOpenFileName creates files 0600; open with 0666 and let the umask
-     * decide, as fopen does for PNG. EGifCloseFile closes the descriptor. */
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
+    vs_result opened = out_file_open(&w->out, path, error);
+    if (opened != VS_OK) {
         free(line);
         free(w);
-        return set_error(error, VS_ERROR_IO, "%s: cannot create the GIF", path);
+        return opened;
     }
-    w->gif = EGifOpenFileHandle(fd, &code);
+    /* Through a callback, so giflib neither opens nor closes the file. */
+    w->gif = EGifOpen(w, put_bytes, &code);
     if (!w->gif) {
-        close(fd);
         vs_result r = gif_fail(w, code, "open", error);
-        free(line);
-        free(w);
+        gif_writer_discard(w);
         return r;
     }
     GifColorType colors[256];
@@ -102,7 +115,7 @@ vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
          EGifPutExtensionTrailer(w->gif) == GIF_OK;
     if (!ok) {
         vs_result r = gif_fail(w, w->gif->Error, "header", error);
-        gif_writer_close(w, NULL);
+        gif_writer_discard(w);
         return r;
     }
     *out = w;
@@ -111,6 +124,7 @@ vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
 
 vs_result gif_writer_add(gif_writer *w, const uint8_t *rgba, vs_error *error)
 {
+    if (w->failed) return earlier_failure(w, error);
     GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT,
                                 .UserInputFlag = false,
                                 .DelayTime = (int)w->delay_cs,
@@ -138,11 +152,24 @@ vs_result gif_writer_add(gif_writer *w, const uint8_t *rgba, vs_error *error)
 vs_result gif_writer_close(gif_writer *w, vs_error *error)
 {
     if (!w) return VS_OK;
-    int code = 0;
     vs_result r = VS_OK;
-    if (w->gif && EGifCloseFile(w->gif, &code) != GIF_OK)
+    if (w->failed) r = earlier_failure(w, error);
+    int code = 0;
+    /* Writes the trailer and frees giflib's state, even when it fails. */
+    if (EGifCloseFile(w->gif, &code) != GIF_OK && r == VS_OK)
         r = gif_fail(w, code, "close", error);
+    w->gif = NULL;
+    if (r == VS_OK) r = out_file_commit(&w->out, error);
+    gif_writer_discard(w);
+    return r;
+}
+
+void gif_writer_discard(gif_writer *w)
+{
+    if (!w) return;
+    int code = 0;
+    if (w->gif) EGifCloseFile(w->gif, &code);
+    out_file_discard(&w->out);
     free(w->line);
     free(w);
-    return r;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
                          const uint8_t *rgba, vs_error *error);
@@ -16,16 +17,22 @@ vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
 vs_result png_read_rgba(const char *path, uint32_t *width, uint32_t *height,
                         uint8_t **out_rgba, vs_error *error);
 
-typedef struct gif_writer gif_writer;
+/* The public vs_gif_writer (vskin_tools.h) under its short name. */
+typedef struct vs_gif_writer gif_writer;
 
 /* delay_cs: frame time in hundredths of a second (GIF's unit). The file loops
  * forever (NETSCAPE2.0 extension). Colours are mapped to a fixed 6x7x6 RGB
  * cube (252 colours) without dithering, so frames are deterministic and
- * share one global palette. */
+ * share one global palette. The frames go to a temporary file beside path,
+ * renamed over it by gif_writer_close. */
 vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
                           uint32_t delay_cs, gif_writer **out, vs_error *error);
+/* After a failure the writer only takes close (which then fails) or
+ * discard. */
 vs_result gif_writer_add(gif_writer *w, const uint8_t *rgba, vs_error *error);
-/* Finishes the file; frees w even on failure. */
+/* Finishes the file and renames it into place; frees w even on failure. */
 vs_result gif_writer_close(gif_writer *w, vs_error *error);
+/* Frees w and removes its temporary file; path is left as it was. */
+void gif_writer_discard(gif_writer *w);
 
 #endif

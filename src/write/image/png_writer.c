@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "write/image/image_writers.h"
+#include "write/write_file.h"
 
 vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
                          const uint8_t *rgba, vs_error *error)
@@ -20,13 +21,18 @@ vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
     image.width = width;
     image.height = height;
     image.format = PNG_FORMAT_RGBA;
+    out_file out;
+    vs_result r = out_file_open(&out, path, error);
+    if (r != VS_OK) return r;
     /* libpng's simplified API writes no time chunk, so the bytes depend on
      * the pixels only. */
-    if (!png_image_write_to_file(&image, path, 0, rgba, (png_int_32)width * 4,
-                                 NULL))
+    if (!png_image_write_to_stdio(&image, out.f, 0, rgba, (png_int_32)width * 4,
+                                  NULL)) {
+        out_file_discard(&out);
         return set_error(error, VS_ERROR_IO, "%s: cannot write the PNG: %s",
                          path, image.message);
-    return VS_OK;
+    }
+    return out_file_commit(&out, error);
 }
 
 vs_result png_read_rgba(const char *path, uint32_t *width, uint32_t *height,

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* Every mesh instance of a pose skinned at once, in one order (instances,
+ * then each mesh's primitives) that the posed scenes, the bakes and the
+ * vertex-animation rows share. */
+#ifndef VS_WRITE_POSED_SCENE_H
+#define VS_WRITE_POSED_SCENE_H
+
+#include <stdint.h>
+
+#include "vskin/vskin.h"
+
+/* Primitives over all mesh instances. */
+uint32_t instance_primitive_count(const vs_asset *asset);
+
+/* Every primitive of every mesh instance posed (vs_pose_mesh_primitive;
+ * call vs_pose_update_world first): *count entries, free with
+ * posed_primitives_free. */
+vs_result pose_all_primitives(const vs_pose *pose,
+                              const vs_pose_mesh_options *options,
+                              vs_posed_primitive **out, uint32_t *count,
+                              vs_error *error);
+/* Frees the arrays and the posed primitives; NULL is ignored. */
+void posed_primitives_free(vs_posed_primitive *posed, uint32_t count);
+
+#endif
