@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Turns `vskin-bench --json` output into the Markdown tables of
-docs/performance.md:  python3 scripts/bench_tables.py docs/performance-results.json"""
+"""Turns `vskin-bench --json` output into Markdown tables, every cell of the
+run: python3 scripts/bench_tables.py docs/performance-results.json
+(scripts/perf-results.sh writes the headline cells into docs/performance.md)."""
 import json
 import sys
 

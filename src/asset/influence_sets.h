@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The distinct influence sets of one primitive (the joints with a weight > 0
  * on a vertex), each member with the box of its vertices in that member's
- * bind space. Load-time scratch for asset/joint_bounds.c; docs/bounds.md says
+ * bind space. Load-time scratch for asset/joint_bounds.c; docs/design/bounds.md says
  * why per-set boxes bound the posed mesh much tighter than per-joint boxes. */
 #ifndef VS_ASSET_INFLUENCE_SETS_H
 #define VS_ASSET_INFLUENCE_SETS_H

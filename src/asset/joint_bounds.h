@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Per-joint bind-space bounds, built once at the end of loading, so that a
  * conservative box of the posed mesh needs only the joint matrices (no
- * vertex work). docs/bounds.md states the rule and why it is conservative. */
+ * vertex work). docs/design/bounds.md states the rule and why it is conservative. */
 #ifndef VS_ASSET_JOINT_BOUNDS_H
 #define VS_ASSET_JOINT_BOUNDS_H
 

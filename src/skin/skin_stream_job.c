@@ -239,7 +239,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
      * integers from a palette scaled by 1 / 65535 (up to 256 joints), in
      * every path that reads them, so that no cut of the range changes a
      * float. Its 16 multiplies per joint save one per influence and step of
-     * 8 vertices (docs/skinning.md, "The weights' scale in the palette"). */
+     * 8 vertices (docs/design/skinning.md, "The weights' scale in the palette"). */
     kernel_palette_copy q_copy;
     const size_t one_chunks = s->max_k >= 1 ? s->chunk_count[1] : 0;
     const float *palette_q =

@@ -43,8 +43,8 @@ enum {
 
 /* Vertices per block: a multiple of the widest kernel's 16 lanes, and large
  * enough that the per-block work (the plain job's checks of a block's
- * indices and weights, calls, dispatch) is spread thin (docs/skinning.md
- * compares block sizes), while the scratch stays in L1. */
+ * indices and weights, calls, dispatch) is spread thin (docs/design/rejected.md
+ * has the block sizes tried), while the scratch stays in L1. */
 #define KERNEL_BLOCK 64
 #define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
 

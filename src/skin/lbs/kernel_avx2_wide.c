@@ -7,8 +7,7 @@
  * spills, and its dependent chains leave little to overlap. The stream's
  * chunks and the plain job's transforms are faster in this build; of its
  * blend passes only the plain job's one-influence pass is used, the others
- * measured slower than the 16-register ones (docs/skinning.md has the
- * figures). Chosen at run time (isa.c) for VS_ISA_AUTO;
+ * measured slower than the 16-register ones (docs/design/rejected.md). Chosen at run time (isa.c) for VS_ISA_AUTO;
  * VS_ISA_AVX2 keeps the 16-register build, so both stay tested here (the
  * same operations, so the same floats). */
 #include "skin/lbs/kernel.h"

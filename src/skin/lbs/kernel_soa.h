@@ -131,7 +131,7 @@ NAME(xform_front)(const kernel_io *io, const size_t *vi, size_t n,
          * (n.y a2 - n.z a1) x a0, which is n.y (a2 x a0) + n.z (a0 x a1)
          * regrouped: 21 operations instead of 27, a1 x a2 shared with the
          * determinant (the normal path is bound by its count of vector
-         * operations; docs/skinning.md). Rounded differently from the
+         * operations; docs/design/skinning.md). Rounded differently from the
          * three columns summed; still within the tests' tolerance of the
          * reference. */
         V n0x, n0y, n0z, qx, qy, qz;
@@ -767,7 +767,7 @@ NAME(transform_chunks_a)(const kernel_io *io, const size_t *vi, size_t n,
  * (weights -> matrix -> cofactor -> normal -> length -> reciprocal square
  * root -> store) with more vector operations than the core's floating-point
  * scheduler holds, so without the overlap each step waited for most of its
- * own chain (docs/skinning.md, "Software pipelining"). */
+ * own chain (docs/design/skinning.md, "Software pipelining"). */
 static inline __attribute__((always_inline)) void
 NAME(chunks_packed)(const kernel_io *io, size_t chunks, unsigned k,
                     const kernel_chunk_src *src, size_t c0, const bool unorm16,
@@ -830,7 +830,7 @@ NAME(chunks_packed_attrs)(const kernel_io *io, size_t chunks, unsigned k,
  * the loops ran slower). One influence whose weights are all 1 (the usual
  * case) has its own, which reads the chunk's joint and nothing else. The
  * SSE2 build, which gained little, and the portable one do without, to
- * save their code size (docs/skinning.md, "A loop per influence count"). */
+ * save their code size (docs/design/skinning.md, "A loop per influence count"). */
 #ifdef KERNEL_CHUNKS_BY_COUNT
 #define NAME_CHUNKS_K(K, UNIT, Q)                                              \
     static __attribute__((noinline)) void NAME(chunks_k##K##UNIT##Q)(          \
