@@ -300,6 +300,113 @@ typedef struct vs_asset {
     void *internal_; /**< owned memory; do not touch */
 } vs_asset;
 
+/* ------------------------------------------------------ memory and files */
+/**
+ * @page memory Memory and files
+ *
+ * Where vskin's memory comes from (vs_allocator) and how a load reads its
+ * files (vs_file_reader), after cgltf's memory and file options. Both are
+ * fields of options structs whose zero value is the default: the C
+ * library's malloc and free, and the disk.
+ *
+ * Which allocator a call uses:
+ *   - vs_load_options.allocator: the asset and everything allocated while
+ *     it loads (the file's bytes when vskin reads them from disk, buffers,
+ *     temporaries), then everything made from the asset: vs_pose_create,
+ *     vs_crowd_streams_create (and the skin streams inside), the arrays of
+ *     vs_pose_mesh_primitive (vs_posed_primitive.allocator records it for
+ *     vs_posed_primitive_free), the temporaries of vs_pose_mesh_primitive,
+ *     vs_pose_bounds and vs_pose_fast_bounds, and the scratch of a
+ *     vs_crowd_run given no context;
+ *   - vs_context_options.allocator: the context and its scratch (which
+ *     vs_crowd_run grows to the asset's largest skin);
+ *   - vs_skin_stream_desc.allocator: the stream.
+ *
+ * Every object is freed through the allocator it was made with, so the
+ * callbacks and `user` must stay valid until the last object made with them
+ * is freed. The tools (vskin_tools.h) and the renderer (vskin_render.h)
+ * allocate with the C library's allocator, also for the assets they make
+ * (baked or reweighted ones).
+ *
+ * The parsers: cJSON (glTF) and libxml2 (COLLADA) allocate their parse
+ * trees through their own process-wide hooks (cJSON_InitHooks,
+ * xmlMemSetup), which vskin never sets, as it keeps no global state: those
+ * allocations, freed before the load returns, use whatever the process
+ * set (malloc by default). Every allocation vskin itself makes goes through
+ * the callbacks.
+ *
+ * Alignment: alloc must return blocks aligned to alignof(max_align_t)
+ * (16 bytes on x86-64 and AArch64), as malloc does. vskin aligns the few
+ * tables that need more (32-byte SIMD blocks) inside its blocks itself. A
+ * block that is not so aligned is given back to free and counts as a
+ * failed allocation.
+ *
+ * Failure: when alloc returns NULL, the call fails with
+ * VS_ERROR_OUT_OF_MEMORY (vs_pose_bounds and vs_pose_fast_bounds return
+ * false) after freeing everything it allocated: no leak, no half-made
+ * object. A load never swallows a refusal: the optional tables an asset
+ * keeps (sampling plans, skin facts) are left out only where they would
+ * pass vs_limits.max_total_memory.
+ *
+ * Threads: the callbacks run on the thread that makes the call that
+ * allocates, never on a context's worker threads. Calls made on several
+ * threads at once (loads, vs_pose_create, vs_pose_mesh_primitive...) call
+ * them at once, so they must then be thread-safe. No per-frame path calls
+ * them: vs_pose_sample, vs_pose_update_world, the joint matrices, the
+ * skinning and stream jobs (serial and parallel), vs_context_parallel_for,
+ * and vs_crowd_run on a context whose scratch has grown allocate nothing.
+ *
+ * Files: the reader reads every file a load reads: the file of
+ * vs_asset_load_file (its path as given) and the glTF 2.0 and glTF 1.0
+ * buffers with a relative URI (the percent-decoded URI after the base
+ * folder and a "/": the folder of vs_asset_load_file's path, "./" when it
+ * names none, or vs_load_options.base_dir for vs_asset_load_memory, where
+ * "" names the reader's root). data: URIs
+ * are decoded, not read; COLLADA reads no other file (libxml2 loads no DTD
+ * or external entity). The path rules (vs_load_options.allow_external_paths:
+ * no absolute path, no ".." above the folder; no other URI scheme) and the
+ * size limits are applied before the reader is called, and the size it
+ * returns is checked again. A failure keeps the reader's code and message,
+ * with the file and the object named first, as in
+ * `scene.gltf: buffers[0].uri: "scene.bin": models/scene.bin: not found`.
+ */
+
+/** Where vskin's memory comes from (see @ref memory "Memory and files").
+ * The zero value is the C library's malloc and free. Set alloc and free
+ * together or neither: a call given only one fails with VS_ERROR_ARGUMENT.
+ * There is no realloc: vskin grows its few growing arrays by allocating
+ * anew and copying. */
+typedef struct vs_allocator {
+    /** Returns size bytes (size >= 1) aligned to alignof(max_align_t), or
+     * NULL when it cannot. */
+    void *(*alloc)(size_t size, void *user);
+    /** Frees a block that alloc returned (never called with NULL). */
+    void (*free)(void *ptr, void *user);
+    void *user; /**< passed to both callbacks as it is */
+} vs_allocator;
+
+/** How a load reads its files (see @ref memory "Memory and files"): a
+ * virtual file system, an archive, or files already in memory. The zero
+ * value reads from disk. */
+typedef struct vs_file_reader {
+    /** Reads the whole file `path`: on success *out_data and *out_size hold
+     * its bytes (*out_data may be NULL when the size is 0), which vskin only
+     * reads, and VS_OK is returned. A file larger than max_size should be
+     * refused with VS_ERROR_LIMIT (vskin checks the size anyway). On
+     * failure, return the reason (VS_ERROR_IO for a file that does not
+     * exist) and optionally say why in error->message (which starts empty);
+     * nothing is released then. NULL: read from disk (release must be NULL
+     * too, or the load fails with VS_ERROR_ARGUMENT). */
+    vs_result (*read)(const char *path, uint64_t max_size, void **out_data,
+                      size_t *out_size, vs_error *error, void *user);
+    /** Gives back what a successful read returned (never NULL data), once
+     * the load is done with it, always before the load call returns. NULL:
+     * nothing is given back, the reader keeps the bytes (as a memory file
+     * system does), and they must stay valid until the load call returns. */
+    void (*release)(void *data, size_t size, void *user);
+    void *user; /**< passed to both callbacks as it is */
+} vs_file_reader;
+
 /* --------------------------------------------------------------- loading */
 
 /** Resource limits a load enforces; zero fields take the defaults. */
@@ -319,7 +426,8 @@ typedef struct vs_limits {
 /** Options of vs_asset_load_file and vs_asset_load_memory. */
 typedef struct vs_load_options {
     /** Folder used to resolve relative URIs of a memory load (NULL: none, so
-     * external files cannot be referenced). */
+     * external files cannot be referenced; "" with a file_reader: the
+     * reader's root). */
     const char *base_dir;
     vs_limits limits; /**< zero fields take the defaults above */
     /** false (default): external URIs must stay inside the asset's folder (no
@@ -327,6 +435,12 @@ typedef struct vs_load_options {
      * schemes (http:, file:, ...) are never read: vskin has no network
      * access. See docs/robustness.md. */
     bool allow_external_paths;
+    /** Where the asset's memory, and that of everything made from it, comes
+     * from; zero: malloc and free (see @ref memory "Memory and files"). */
+    vs_allocator allocator;
+    /** How the load reads files; zero: from disk (see @ref memory
+     * "Memory and files"). */
+    vs_file_reader file_reader;
 } vs_load_options;
 
 /** Loads glTF 2.0 (.gltf/.glb), glTF 1.0 or COLLADA, detected from content. */
@@ -505,6 +619,10 @@ typedef struct vs_posed_primitive {
     float *positions; /**< 3 per vertex */
     float *normals;   /**< 3 per vertex or NULL */
     float *tangents;  /**< 4 per vertex or NULL */
+    /** What the arrays were allocated with, which vs_posed_primitive_free
+     * uses: the asset's allocator, filled by vs_pose_mesh_primitive; zero
+     * for arrays a caller allocated with malloc. */
+    vs_allocator allocator;
 } vs_posed_primitive;
 
 /** Where skinned results land. */
@@ -664,6 +782,9 @@ typedef struct vs_skin_stream_desc {
      * makes the vertex unskinned: it keeps its input bit for bit). */
     uint32_t flags;
     vs_skin_weight_format weight_format; /**< how the weights are stored */
+    /** Where the stream's memory comes from; zero: malloc and free (see
+     * @ref memory "Memory and files"). */
+    vs_allocator allocator;
 } vs_skin_stream_desc;
 
 /** Compact influences of one mesh, prepared once (opaque). */
@@ -759,6 +880,9 @@ typedef struct vs_context_options {
      * caller only (no thread is started); N starts N - 1 workers. At most
      * 256. */
     uint32_t thread_count;
+    /** Where the context's memory (and its scratch) comes from; zero:
+     * malloc and free (see @ref memory "Memory and files"). */
+    vs_allocator allocator;
 } vs_context_options;
 
 /** Creates a context; options may be NULL (= caller only). */

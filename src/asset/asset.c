@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "asset/clip_plans.h"
-#include "base/error.h"
 #include "asset/joint_bounds.h"
 #include "asset/skin_facts.h"
 #include "asset/time_groups.h"
+#include "base/alloc.h"
+#include "base/error.h"
 #include "base/xform.h"
 
 vs_limits vs_priv_limits_resolve(const vs_limits *in)
@@ -31,16 +32,21 @@ vs_limits vs_priv_limits_resolve(const vs_limits *in)
 
 vs_asset *vs_priv_asset_create(const char *source_name, const vs_load_options *options)
 {
-    vs_asset *asset = calloc(1, sizeof *asset);
-    asset_internal *in = calloc(1, sizeof *in);
+    const vs_allocator *alloc = options ? &options->allocator : NULL;
+    vs_asset *asset = mem_calloc(alloc, 1, sizeof *asset);
+    asset_internal *in = mem_calloc(alloc, 1, sizeof *in);
     if (!asset || !in) {
-        free(asset);
-        free(in);
+        mem_free(alloc, asset);
+        mem_free(alloc, in);
         return NULL;
+    }
+    if (options) {
+        in->alloc = options->allocator;
+        in->reader = options->file_reader;
     }
     in->limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
     in->allow_external_paths = options && options->allow_external_paths;
-    arena_init(&in->arena, in->limits.max_total_memory);
+    arena_init(&in->arena, in->limits.max_total_memory, alloc);
     asset->internal_ = in;
     asset->source_name = vs_priv_asset_strdup(asset, source_name ? source_name : "");
     asset->generator = "";
@@ -64,6 +70,16 @@ const vs_limits *asset_limits(const vs_asset *asset)
     return &((const asset_internal *)asset->internal_)->limits;
 }
 
+const vs_allocator *asset_allocator(const vs_asset *asset)
+{
+    return &((const asset_internal *)asset->internal_)->alloc;
+}
+
+const vs_file_reader *asset_file_reader(const vs_asset *asset)
+{
+    return &((const asset_internal *)asset->internal_)->reader;
+}
+
 void *vs_priv_asset_calloc(vs_asset *asset, size_t count, size_t size, vs_error *error,
                    const char *where)
 {
@@ -84,6 +100,15 @@ void *vs_priv_asset_calloc(vs_asset *asset, size_t count, size_t size, vs_error 
     return p;
 }
 
+void *asset_calloc_optional(vs_asset *asset, size_t count, size_t size,
+                            bool *refused)
+{
+    asset_internal *in = asset->internal_;
+    void *p = arena_alloc(&in->arena, count, size);
+    if (!p && !arena_over_limit(&in->arena, count, size)) *refused = true;
+    return p;
+}
+
 char *vs_priv_asset_strdup(vs_asset *asset, const char *s)
 {
     return arena_strdup(&((asset_internal *)asset->internal_)->arena, s);
@@ -98,11 +123,13 @@ void vs_asset_free(vs_asset *asset)
 {
     if (!asset) return;
     asset_internal *in = asset->internal_;
+    /* The asset and its internals come from the allocator they hold. */
+    const vs_allocator alloc = in ? in->alloc : (vs_allocator){0};
     if (in) {
         arena_free(&in->arena);
-        free(in);
+        mem_free(&alloc, in);
     }
-    free(asset);
+    mem_free(&alloc, asset);
 }
 
 void node_rest_local(const vs_node *node, float out[16])
@@ -174,9 +201,10 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
     uint32_t n = asset->node_count;
     uint32_t *order = vs_priv_asset_calloc(asset, n ? n : 1, sizeof *order, error,
                                    "node order");
-    uint32_t *depth = calloc(n ? n : 1, sizeof *depth);
+    uint32_t *depth =
+        mem_calloc(asset_allocator(asset), n ? n : 1, sizeof *depth);
     if (!order || !depth) {
-        free(depth);
+        mem_free(asset_allocator(asset), depth);
         if (order)
             return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                              asset->source_name);
@@ -191,7 +219,7 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
             uint32_t ch = node->children[c];
             depth[ch] = depth[order[head]] + 1;
             if (depth[ch] > asset_limits(asset)->max_depth) {
-                free(depth);
+                mem_free(asset_allocator(asset), depth);
                 return set_error(error, VS_ERROR_LIMIT,
                                  "%s: nodes[%u]: hierarchy deeper than the "
                                  "limit of %u levels",
@@ -201,7 +229,7 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
             order[count++] = ch;
         }
     }
-    free(depth);
+    mem_free(asset_allocator(asset), depth);
     if (count != n) {
         uint32_t bad = 0;
         for (uint32_t i = 0; i < n; ++i) {
@@ -383,7 +411,6 @@ vs_result vs_priv_asset_finalize(vs_asset *asset, vs_error *error)
     if ((r = joint_bounds_build(asset, error)) != VS_OK) return r;
     /* Last, as they are optional: memory they take under the asset's limit
      * can never be what an essential allocation above then lacks. */
-    clip_plans_build(asset);
-    skin_facts_build(asset);
-    return VS_OK;
+    if ((r = clip_plans_build(asset, error)) != VS_OK) return r;
+    return skin_facts_build(asset, error);
 }

@@ -17,6 +17,12 @@ struct skin_facts;
 
 typedef struct asset_internal {
     arena arena;
+    /* vs_load_options.allocator: the arena's blocks, the asset itself and
+     * everything made from the asset (poses, streams, posed primitives,
+     * temporaries) come from it. */
+    vs_allocator alloc;
+    /* vs_load_options.file_reader, used while the asset loads. */
+    vs_file_reader reader;
     vs_limits limits; /* with defaults applied */
     /* Per instance, its mesh's primitive_count bounds (asset/joint_bounds.h),
      * built by vs_priv_asset_finalize. */
@@ -44,6 +50,9 @@ VS_PRIV_EXPORT vs_limits vs_priv_limits_resolve(const vs_limits *in);
 VS_PRIV_EXPORT vs_asset *vs_priv_asset_create(const char *source_name,
                                               const vs_load_options *options);
 const vs_limits *asset_limits(const vs_asset *asset);
+/* The allocator and the file reader of the asset's vs_load_options. */
+const vs_allocator *asset_allocator(const vs_asset *asset);
+const vs_file_reader *asset_file_reader(const vs_asset *asset);
 bool asset_allow_external_paths(const vs_asset *asset);
 
 /* count * size zeroed bytes owned by the asset. On failure sets error
@@ -52,6 +61,11 @@ bool asset_allow_external_paths(const vs_asset *asset);
 VS_PRIV_EXPORT void *vs_priv_asset_calloc(vs_asset *asset, size_t count,
                                           size_t size, vs_error *error,
                                           const char *where);
+/* The same for what the asset may do without (a sampling plan, a cached
+ * table): NULL as well when the memory limit is reached, but only an
+ * allocator that refuses sets *refused, which then fails the load. */
+void *asset_calloc_optional(vs_asset *asset, size_t count, size_t size,
+                            bool *refused);
 VS_PRIV_EXPORT char *vs_priv_asset_strdup(vs_asset *asset, const char *s);
 VS_PRIV_EXPORT char *vs_priv_asset_strndup(vs_asset *asset, const char *s,
                                            size_t n);

@@ -3,10 +3,11 @@
 #include "asset/clip_plans.h"
 
 #include <stddef.h>
-#include <stdlib.h>
 
 #include "asset/asset_internal.h"
 #include "asset/time_groups.h"
+#include "base/alloc.h"
+#include "base/error.h"
 
 static plan_kind kind_of(const vs_anim_channel *ch, const vs_anim_sampler *s)
 {
@@ -51,21 +52,24 @@ static uint32_t trs_field(vs_anim_path path)
 
 /* Sorts ops[0..count) (one kind, starting at plan index base) by time
  * group, groups in order of their first op and each group's ops in op
- * order, and describes the groups in *out (without their copies). */
+ * order, and describes the groups in *out (without their copies). Every
+ * function here sets *refused when the allocator (not the limit) fails. */
 static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
                       uint32_t count, uint32_t base, plan_group **out,
-                      uint32_t *out_count)
+                      uint32_t *out_count, bool *refused)
 {
-    uint32_t *per_group =
-        calloc(tg->group_count ? tg->group_count : 1, sizeof *per_group);
-    plan_op *sorted = malloc((count ? count : 1) * sizeof *sorted);
+    const vs_allocator *alloc = asset_allocator(asset);
+    uint32_t *per_group = mem_calloc(
+        alloc, tg->group_count ? tg->group_count : 1, sizeof *per_group);
+    plan_op *sorted = mem_calloc(alloc, count ? count : 1, sizeof *sorted);
     bool ok = per_group && sorted;
+    if (!ok) *refused = true;
     uint32_t groups = 0;
     for (uint32_t i = 0; ok && i < count; ++i)
         groups += per_group[ops[i].group]++ == 0;
-    plan_group *g =
-        ok ? vs_priv_asset_calloc(asset, groups ? groups : 1, sizeof *g, NULL, "plans")
-           : NULL;
+    plan_group *g = ok ? asset_calloc_optional(asset, groups ? groups : 1,
+                                               sizeof *g, refused)
+                       : NULL;
     if (g) {
         uint32_t placed = 0, made = 0;
         for (uint32_t i = 0; i < count; ++i) {
@@ -82,17 +86,18 @@ static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
         *out = g;
         *out_count = groups;
     }
-    free(per_group);
-    free(sorted);
+    mem_free(alloc, per_group);
+    mem_free(alloc, sorted);
     return g != NULL;
 }
 
 /* The keys of a group of lerps side by side (plan_group.keys). */
-static bool copy_lerp_keys(vs_asset *asset, const plan_op *ops, plan_group *g)
+static bool copy_lerp_keys(vs_asset *asset, const plan_op *ops, plan_group *g,
+                           bool *refused)
 {
     const uint32_t keys = ops[g->first].sampler->key_count;
-    float *v = vs_priv_asset_calloc(asset, 3 * (size_t)keys * g->count + 1, sizeof *v,
-                            NULL, "plans");
+    float *v = asset_calloc_optional(asset, 3 * (size_t)keys * g->count + 1,
+                                     sizeof *v, refused);
     if (!v) return false;
     for (uint32_t k = 0; k < keys; ++k)
         for (uint32_t i = 0; i < g->count; ++i)
@@ -106,19 +111,20 @@ static bool copy_lerp_keys(vs_asset *asset, const plan_op *ops, plan_group *g)
 /* The prepared key pairs of a group of slerps in blocks
  * (plan_group.blocks), and their nodes (.nodes). */
 static bool prepare_slerp_blocks(vs_asset *asset, const plan_op *ops,
-                                 plan_group *g)
+                                 plan_group *g, bool *refused)
 {
     const uint32_t keys = ops[g->first].sampler->key_count;
     const uint32_t per_key = rotation_blocks(g->count);
     uint32_t *nodes =
-        vs_priv_asset_calloc(asset, g->count, sizeof *nodes, NULL, "plans");
+        asset_calloc_optional(asset, g->count, sizeof *nodes, refused);
     /* The asset's allocations are 16-byte aligned; the blocks' rows are
      * read 32 bytes at a time, so the blocks start at the first multiple
      * of 32 inside one block more than they need. */
     unsigned char *bytes =
-        keys < 2 ? NULL
-                 : vs_priv_asset_calloc(asset, (size_t)(keys - 1) * per_key + 1,
-                                sizeof(rotation_block), NULL, "plans");
+        keys < 2 || !nodes
+            ? NULL
+            : asset_calloc_optional(asset, (size_t)(keys - 1) * per_key + 1,
+                                    sizeof(rotation_block), refused);
     if (!nodes || (keys >= 2 && !bytes)) return false;
     rotation_block *blocks =
         bytes ? (rotation_block *)(bytes + (-(uintptr_t)bytes &
@@ -144,7 +150,7 @@ static bool prepare_slerp_blocks(vs_asset *asset, const plan_op *ops,
 }
 
 static bool plan_clip(vs_asset *asset, const vs_clip *clip,
-                      const time_groups *tg, clip_plan *out)
+                      const time_groups *tg, clip_plan *out, bool *refused)
 {
     uint32_t count[3] = {0, 0, 0};
     for (uint32_t k = 0; k < clip->channel_count; ++k) {
@@ -154,7 +160,7 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
     }
     const uint32_t total = count[0] + count[1] + count[2];
     plan_op *ops =
-        vs_priv_asset_calloc(asset, total ? total : 1, sizeof *ops, NULL, "plans");
+        asset_calloc_optional(asset, total ? total : 1, sizeof *ops, refused);
     if (!ops) return false;
     uint32_t next[3] = {0, count[0], count[0] + count[1]};
     for (uint32_t k = 0; k < clip->channel_count; ++k) {
@@ -167,14 +173,16 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
     }
     plan_group *lerps = NULL, *slerps = NULL;
     uint32_t lerp_groups = 0, slerp_groups = 0;
-    if (!group_ops(asset, tg, ops, count[0], 0, &lerps, &lerp_groups) ||
+    if (!group_ops(asset, tg, ops, count[0], 0, &lerps, &lerp_groups,
+                   refused) ||
         !group_ops(asset, tg, ops + count[0], count[1], count[0], &slerps,
-                   &slerp_groups))
+                   &slerp_groups, refused))
         return false;
     for (uint32_t i = 0; i < lerp_groups; ++i)
-        if (!copy_lerp_keys(asset, ops, &lerps[i])) return false;
+        if (!copy_lerp_keys(asset, ops, &lerps[i], refused)) return false;
     for (uint32_t i = 0; i < slerp_groups; ++i)
-        if (!prepare_slerp_blocks(asset, ops, &slerps[i])) return false;
+        if (!prepare_slerp_blocks(asset, ops, &slerps[i], refused))
+            return false;
     bool clears_matrix = false;
     for (uint32_t i = 0; i < count[0] + count[1]; ++i)
         clears_matrix |= asset->nodes[ops[i].node].has_matrix;
@@ -194,27 +202,35 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
     return true;
 }
 
-void clip_plans_build(vs_asset *asset)
+vs_result clip_plans_build(vs_asset *asset, vs_error *error)
 {
     asset_internal *in = asset->internal_;
-    if (asset->clip_count == 0) return;
-    clip_plan *plans =
-        vs_priv_asset_calloc(asset, asset->clip_count, sizeof *plans, NULL, "plans");
-    uint32_t *seen = calloc(
+    if (asset->clip_count == 0) return VS_OK;
+    bool refused = false;
+    clip_plan *plans = asset_calloc_optional(asset, asset->clip_count,
+                                             sizeof *plans, &refused);
+    uint32_t *seen = mem_calloc(
+        asset_allocator(asset),
         4 * (size_t)(asset->node_count ? asset->node_count : 1), sizeof *seen);
+    if (!seen) refused = true;
     if (plans && seen) {
-        for (uint32_t c = 0; c < asset->clip_count; ++c) {
+        for (uint32_t c = 0; !refused && c < asset->clip_count; ++c) {
             const vs_clip *clip = &asset->clips[c];
             const time_groups *tg = time_groups_for(asset, c);
             /* A plan that failed half-way stays zeroed: no plan. */
             if (tg && plannable(asset, clip, seen, c + 1) &&
-                !plan_clip(asset, clip, tg, &plans[c]))
+                !plan_clip(asset, clip, tg, &plans[c], &refused))
                 plans[c] = (clip_plan){0};
         }
         in->clip_plans = plans;
         in->clip_plan_count = asset->clip_count;
     }
-    free(seen);
+    mem_free(asset_allocator(asset), seen);
+    if (refused)
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: animation plans: out of memory",
+                         asset->source_name);
+    return VS_OK;
 }
 
 const clip_plan *clip_plan_for(const vs_asset *asset, uint32_t c)

@@ -67,11 +67,12 @@ typedef struct clip_plan {
     bool clears_matrix;
 } clip_plan;
 
-/* Plans every clip that can have one. Called last by vs_priv_asset_finalize (after
- * the time groups and everything essential): a plan is an optimisation, so
- * a clip whose plan would not fit the memory limit is simply left without
- * one. */
-void clip_plans_build(vs_asset *asset);
+/* Plans every clip that can have one. Called last by vs_priv_asset_finalize
+ * (after the time groups and everything essential): a plan is an
+ * optimisation, so a clip whose plan would not fit the memory limit is
+ * simply left without one. An allocator that refuses is
+ * VS_ERROR_OUT_OF_MEMORY, as everywhere else. */
+vs_result clip_plans_build(vs_asset *asset, vs_error *error);
 
 /* The plan of clip c, or NULL (none, or the clip no longer is the one it
  * was built for). */

@@ -3,29 +3,31 @@
  * lists, members stored back to back in growing arrays. */
 #include "asset/influence_sets.h"
 
-#include <stdlib.h>
 #include <string.h>
+
+#include "base/alloc.h"
 
 /* Twice the most sets kept, a power of two: probes stay short. */
 #define TABLE_SIZE (2u * INFLUENCE_SETS_MAX)
 
-bool influence_sets_init(influence_sets *s)
+bool influence_sets_init(influence_sets *s, const vs_allocator *alloc)
 {
     memset(s, 0, sizeof *s);
-    s->start = calloc(INFLUENCE_SETS_MAX + 1, sizeof *s->start);
-    s->table = calloc(TABLE_SIZE, sizeof *s->table);
-    s->mesh = calloc(INFLUENCE_SETS_MAX, sizeof *s->mesh);
+    s->alloc = alloc;
+    s->start = mem_calloc(alloc, INFLUENCE_SETS_MAX + 1, sizeof *s->start);
+    s->table = mem_calloc(alloc, TABLE_SIZE, sizeof *s->table);
+    s->mesh = mem_calloc(alloc, INFLUENCE_SETS_MAX, sizeof *s->mesh);
     return s->start && s->table && s->mesh;
 }
 
 void influence_sets_free(influence_sets *s)
 {
-    free(s->start);
-    free(s->joints);
-    free(s->boxes);
-    free(s->table);
-    free(s->lo);
-    free(s->mesh);
+    mem_free(s->alloc, s->start);
+    mem_free(s->alloc, s->joints);
+    mem_free(s->alloc, s->boxes);
+    mem_free(s->alloc, s->table);
+    mem_free(s->alloc, s->lo);
+    mem_free(s->alloc, s->mesh);
     memset(s, 0, sizeof *s);
 }
 
@@ -52,13 +54,16 @@ static bool grow(influence_sets *s, size_t need)
     size_t cap = s->cap ? s->cap : 64;
     while (cap < need)
         cap *= 2;
-    uint16_t *j = realloc(s->joints, cap * sizeof *j);
+    uint16_t *j =
+        mem_grow(s->alloc, s->joints, s->cap * sizeof *j, cap * sizeof *j);
     if (!j) return false;
     s->joints = j;
-    bounds_box *b = realloc(s->boxes, cap * sizeof *b);
+    bounds_box *b =
+        mem_grow(s->alloc, s->boxes, s->cap * sizeof *b, cap * sizeof *b);
     if (!b) return false;
     s->boxes = b;
-    float *lo = realloc(s->lo, cap * sizeof *lo);
+    float *lo =
+        mem_grow(s->alloc, s->lo, s->cap * sizeof *lo, cap * sizeof *lo);
     if (!lo) return false;
     s->lo = lo;
     s->cap = cap;

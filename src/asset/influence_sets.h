@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "asset/joint_bounds.h"
+#include "vskin/vskin.h"
 
 /* Distinct sets kept per primitive; vertices whose set would be a new one
  * past this count fall back to per-joint boxes (see influence_sets_find). */
@@ -24,10 +25,12 @@ typedef struct influence_sets {
     bounds_box *mesh;   /* per set: its vertices in the mesh's space */
     size_t len, cap;    /* members stored, members allocated */
     uint32_t *table;    /* open addressing: set index + 1, 0 = free */
+    const vs_allocator *alloc; /* the asset's */
 } influence_sets;
 
-/* Returns false when out of memory. */
-bool influence_sets_init(influence_sets *s);
+/* Empty sets whose arrays come from alloc (the asset's allocator, which
+ * must outlive them). Returns false when out of memory. */
+bool influence_sets_init(influence_sets *s, const vs_allocator *alloc);
 void influence_sets_free(influence_sets *s);
 
 /* The index of the set of the `n` ascending distinct joints (added, with

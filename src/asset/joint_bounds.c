@@ -12,13 +12,13 @@
 #include "asset/joint_bounds.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
-#include "base/error.h"
 #include "asset/influence_sets.h"
 #include "asset/weights_rule.h"
+#include "base/alloc.h"
+#include "base/error.h"
 #include "base/xform.h"
 
 void bounds_box_empty(bounds_box *b)
@@ -319,9 +319,12 @@ static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
     out->joints = joints;
     /* Load-time scratch, freed before returning. */
     influence_sets sets;
-    bool ok = influence_sets_init(&sets);
-    bounds_box *overflow = calloc(skin->joint_count, sizeof *overflow);
-    uint16_t *members = calloc(prim->influence_count, sizeof *members);
+    const vs_allocator *alloc = asset_allocator(asset);
+    bool ok = influence_sets_init(&sets, alloc);
+    bounds_box *overflow =
+        mem_calloc(alloc, skin->joint_count, sizeof *overflow);
+    uint16_t *members =
+        mem_calloc(alloc, prim->influence_count, sizeof *members);
     ok = ok && overflow && members;
     if (ok) {
         for (uint32_t j = 0; j < skin->joint_count; ++j)
@@ -335,8 +338,8 @@ static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
                                  "%s: joint bounds: out of memory",
                                  asset->source_name);
     influence_sets_free(&sets);
-    free(overflow);
-    free(members);
+    mem_free(alloc, overflow);
+    mem_free(alloc, members);
     return r;
 }
 

@@ -25,10 +25,11 @@ typedef struct skin_facts {
 /* The facts of one skin, computed now. */
 skin_facts skin_facts_of(const vs_skin *skin);
 
-/* Facts for every skin, kept with the asset. Called last by vs_priv_asset_finalize;
- * an optimisation, so running out of memory just leaves the asset (or a
- * skin's IBM rows) without. */
-void skin_facts_build(vs_asset *asset);
+/* Facts for every skin, kept with the asset. Called last by
+ * vs_priv_asset_finalize; an optimisation, so reaching the memory limit just
+ * leaves the asset (or a skin's IBM rows) without. An allocator that refuses
+ * is VS_ERROR_OUT_OF_MEMORY, as everywhere else. */
+vs_result skin_facts_build(vs_asset *asset, vs_error *error);
 
 /* The kept facts of skin s, or NULL (none kept, or the asset's skin array
  * is not the one they were built for: a caller's edited copy). */

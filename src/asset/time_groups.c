@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 
 typedef struct hashed {
@@ -94,14 +95,15 @@ vs_result time_groups_build(vs_asset *asset, vs_error *error)
     for (uint32_t c = 0; c < asset->clip_count; ++c)
         if (asset->clips[c].sampler_count > most)
             most = asset->clips[c].sampler_count;
-    hashed *order = malloc((most ? most : 1) * sizeof *order);
+    hashed *order =
+        mem_calloc(asset_allocator(asset), most ? most : 1, sizeof *order);
     if (!order)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          asset->source_name);
     vs_result r = VS_OK;
     for (uint32_t c = 0; c < asset->clip_count && r == VS_OK; ++c)
         r = build_clip(asset, &asset->clips[c], &groups[c], order, error);
-    free(order);
+    mem_free(asset_allocator(asset), order);
     if (r == VS_OK) {
         in->time_groups = groups;
         in->time_group_clips = asset->clip_count;

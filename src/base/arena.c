@@ -2,8 +2,9 @@
 /* The bump allocator that owns everything an asset points to (arena.h). */
 #include "base/arena.h"
 
-#include <stdlib.h>
 #include <string.h>
+
+#include "base/alloc.h"
 
 /* Small allocations share 64 KiB blocks; big ones get a block of their own. */
 #define ARENA_BLOCK_SIZE (64u * 1024u)
@@ -15,11 +16,12 @@ struct arena_block {
     _Alignas(16) unsigned char data[];
 };
 
-void arena_init(arena *a, uint64_t limit)
+void arena_init(arena *a, uint64_t limit, const vs_allocator *alloc)
 {
     a->head = NULL;
     a->used = 0;
     a->limit = limit;
+    a->alloc = alloc ? *alloc : (vs_allocator){0};
 }
 
 static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -39,7 +41,7 @@ void *arena_alloc(arena *a, size_t count, size_t size)
     arena_block *b = a->head;
     if (b == NULL || b->size - b->used < bytes) {
         size_t cap = bytes > ARENA_BLOCK_SIZE / 4 ? bytes : ARENA_BLOCK_SIZE;
-        arena_block *nb = malloc(sizeof *nb + cap);
+        arena_block *nb = mem_alloc(&a->alloc, sizeof *nb + cap);
         if (!nb) return NULL;
         nb->size = cap;
         nb->used = 0;
@@ -80,7 +82,7 @@ void arena_free(arena *a)
     arena_block *b = a->head;
     while (b) {
         arena_block *next = b->next;
-        free(b);
+        mem_free(&a->alloc, b);
         b = next;
     }
     a->head = NULL;

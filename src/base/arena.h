@@ -8,15 +8,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vskin/vskin.h"
+
 typedef struct arena_block arena_block;
 
 typedef struct arena {
     arena_block *head;
     uint64_t used;  /* bytes handed out */
     uint64_t limit; /* 0 = no limit */
+    vs_allocator alloc; /* where the blocks come from */
 } arena;
 
-void arena_init(arena *a, uint64_t limit);
+/* An empty arena whose blocks come from alloc (NULL: the C library). */
+void arena_init(arena *a, uint64_t limit, const vs_allocator *alloc);
 /* count * size zeroed bytes aligned to 16; NULL on overflow, limit or OOM
  * (arena_alloc_failed tells which). */
 void *arena_alloc(arena *a, size_t count, size_t size);

@@ -31,6 +31,7 @@
 #define CPU_RELAX() ((void)0)
 #endif
 
+#include "base/alloc.h"
 #include "base/context_internal.h"
 #include "base/error.h"
 
@@ -39,9 +40,18 @@
 /* How long an idle participant polls before it sleeps. */
 #define CONTEXT_SPIN_NS 50000
 
+typedef struct worker_arg {
+    vs_context *ctx;
+    uint32_t index;
+} worker_arg;
+
 struct vs_context {
+    vs_allocator alloc;    /* vs_context_options.allocator */
     uint32_t thread_count; /* participants, caller included, >= 1 */
     pthread_t *threads;    /* thread_count - 1 workers */
+    /* What each worker starts with, owned by the context so that only the
+     * thread that creates and frees it calls the allocator. */
+    worker_arg *args;
     uint32_t started;      /* workers actually running */
 
     bool spin; /* participants <= online CPUs: poll before sleeping */
@@ -77,11 +87,6 @@ static void run_chunks(vs_context *ctx, uint32_t worker)
         ctx->fn(ctx->user, begin, end, worker);
     }
 }
-
-typedef struct worker_arg {
-    vs_context *ctx;
-    uint32_t index;
-} worker_arg;
 
 static uint64_t now_ns(void)
 {
@@ -121,7 +126,6 @@ static void *worker_main(void *p)
 {
     vs_context *ctx = ((worker_arg *)p)->ctx;
     uint32_t index = ((worker_arg *)p)->index;
-    free(p);
     uint64_t seen = 0;
     for (;;) {
         if (!spin_until(ctx, new_generation, seen)) {
@@ -159,11 +163,16 @@ vs_result vs_context_create(const vs_context_options *options, vs_context **out,
                          "vs_context_create: thread_count %u exceeds the "
                          "limit of %u",
                          n, VS_MAX_THREADS);
+    const vs_allocator *alloc = options ? &options->allocator : NULL;
+    vs_result r = mem_check_allocator(alloc, "vs_context_create",
+                                      "options->allocator", error);
+    if (r != VS_OK) return r;
     if (n == 0) n = 1;
-    vs_context *ctx = calloc(1, sizeof *ctx);
+    vs_context *ctx = mem_calloc(alloc, 1, sizeof *ctx);
     if (!ctx)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "vs_context_create: out of memory");
+    if (alloc) ctx->alloc = *alloc;
     ctx->thread_count = n;
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     ctx->spin = cpus > 0 && n <= (unsigned long)cpus;
@@ -172,12 +181,16 @@ vs_result vs_context_create(const vs_context_options *options, vs_context **out,
     atomic_init(&ctx->generation, 0);
     atomic_init(&ctx->finished, 0);
     atomic_init(&ctx->quit, false);
-    ctx->scratch = calloc(n, sizeof *ctx->scratch);
-    ctx->threads = n > 1 ? calloc(n - 1, sizeof *ctx->threads) : NULL;
-    if (!ctx->scratch || (n > 1 && !ctx->threads)) {
-        free(ctx->scratch);
-        free(ctx->threads);
-        free(ctx);
+    ctx->scratch = mem_calloc(alloc, n, sizeof *ctx->scratch);
+    if (n > 1) {
+        ctx->threads = mem_calloc(alloc, n - 1, sizeof *ctx->threads);
+        ctx->args = mem_calloc(alloc, n - 1, sizeof *ctx->args);
+    }
+    if (!ctx->scratch || (n > 1 && (!ctx->threads || !ctx->args))) {
+        mem_free(alloc, ctx->scratch);
+        mem_free(alloc, ctx->threads);
+        mem_free(alloc, ctx->args);
+        mem_free(alloc, ctx);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "vs_context_create: out of memory for %u threads", n);
     }
@@ -185,11 +198,9 @@ vs_result vs_context_create(const vs_context_options *options, vs_context **out,
     pthread_cond_init(&ctx->wake, NULL);
     pthread_cond_init(&ctx->done, NULL);
     for (uint32_t i = 1; i < n; ++i) {
-        worker_arg *arg = malloc(sizeof *arg);
-        if (arg) *arg = (worker_arg){ctx, i};
-        if (!arg ||
-            pthread_create(&ctx->threads[i - 1], NULL, worker_main, arg) != 0) {
-            free(arg);
+        worker_arg *arg = &ctx->args[i - 1];
+        *arg = (worker_arg){ctx, i};
+        if (pthread_create(&ctx->threads[i - 1], NULL, worker_main, arg) != 0) {
             vs_context_free(ctx);
             return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                              "vs_context_create: could not start worker "
@@ -214,11 +225,13 @@ void vs_context_free(vs_context *ctx)
     pthread_cond_destroy(&ctx->done);
     pthread_cond_destroy(&ctx->wake);
     pthread_mutex_destroy(&ctx->lock);
+    const vs_allocator alloc = ctx->alloc;
     for (uint32_t i = 0; i < ctx->thread_count; ++i)
-        free(ctx->scratch[i].data);
-    free(ctx->scratch);
-    free(ctx->threads);
-    free(ctx);
+        mem_free(&alloc, ctx->scratch[i].data);
+    mem_free(&alloc, ctx->scratch);
+    mem_free(&alloc, ctx->threads);
+    mem_free(&alloc, ctx->args);
+    mem_free(&alloc, ctx);
 }
 
 uint32_t vs_context_thread_count(const vs_context *ctx)
@@ -284,8 +297,11 @@ bool context_reserve_scratch(vs_context *ctx, size_t floats)
     for (uint32_t i = 0; i < ctx->thread_count; ++i) {
         context_scratch *s = &ctx->scratch[i];
         if (s->capacity >= floats) continue;
-        float *p = realloc(s->data, floats * sizeof *p);
+        /* The old contents need not survive: scratch is rewritten by every
+         * call that uses it. */
+        float *p = mem_alloc(&ctx->alloc, floats * sizeof *p);
         if (!p) return false;
+        mem_free(&ctx->alloc, s->data);
         s->data = p;
         s->capacity = floats;
     }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Strict base64 (RFC 4648 §4) for glTF data: URIs. Strict because a lenient
  * decoder would silently turn a corrupted buffer into wrong vertex data. */
-#include <stdlib.h>
-
+#include "base/alloc.h"
 #include "format/gltf_common.h"
 
 /* 0..63 for the alphabet, -1 for anything else ('=' included). */
@@ -16,7 +15,8 @@ static int sextet(unsigned char c)
     return -1;
 }
 
-bool base64_decode(const char *in, size_t len, uint8_t **out, size_t *out_len)
+vs_result base64_decode(const vs_allocator *alloc, const char *in, size_t len,
+                        uint8_t **out, size_t *out_len)
 {
     *out = NULL;
     *out_len = 0;
@@ -24,20 +24,20 @@ bool base64_decode(const char *in, size_t len, uint8_t **out, size_t *out_len)
      * at most two '=' and only at the very end of a multiple-of-4 text. */
     size_t pad = 0;
     while (pad < 2 && len > pad && in[len - 1 - pad] == '=') ++pad;
-    if (pad && len % 4 != 0) return false;
+    if (pad && len % 4 != 0) return VS_ERROR_PARSE;
     size_t n = len - pad; /* significant characters */
-    if (n % 4 == 1) return false; /* 6 bits cannot make a byte */
+    if (n % 4 == 1) return VS_ERROR_PARSE; /* 6 bits cannot make a byte */
     size_t size = n / 4 * 3 + (n % 4 ? n % 4 - 1 : 0);
-    uint8_t *buf = malloc(size ? size : 1);
-    if (!buf) return false;
+    uint8_t *buf = mem_alloc(alloc, size);
+    if (!buf) return VS_ERROR_OUT_OF_MEMORY;
     size_t o = 0;
     uint32_t acc = 0;
     int bits = 0;
     for (size_t i = 0; i < n; ++i) {
         int v = sextet((unsigned char)in[i]);
         if (v < 0) {
-            free(buf);
-            return false;
+            mem_free(alloc, buf);
+            return VS_ERROR_PARSE;
         }
         acc = (acc << 6) | (uint32_t)v;
         bits += 6;
@@ -49,5 +49,5 @@ bool base64_decode(const char *in, size_t len, uint8_t **out, size_t *out_len)
     }
     *out = buf;
     *out_len = o;
-    return true;
+    return VS_OK;
 }

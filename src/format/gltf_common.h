@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format/read_file.h"
 #include "vskin/vskin.h"
 
 /* glTF componentType values. */
@@ -21,20 +22,28 @@ enum {
     GLTF_FLOAT = 5126
 };
 
-/* Bytes owned by malloc (free with free()). */
-typedef struct gltf_bytes {
-    uint8_t *data;
-    size_t size;
-} gltf_bytes;
+/* The bytes of a buffer URI: from the load's allocator (a data: URI, or a
+ * file read from disk) or from its file reader (from_reader). */
+typedef file_bytes gltf_bytes;
 
-/* Strict RFC 4648 base64 (padding optional, no whitespace); false on any bad
- * character or length. *out is malloc'd. */
-bool base64_decode(const char *in, size_t len, uint8_t **out, size_t *out_len);
+/* Strict RFC 4648 base64 (padding optional, no whitespace):
+ * VS_ERROR_PARSE on any bad character or length, VS_ERROR_OUT_OF_MEMORY.
+ * *out comes from alloc (NULL: malloc). */
+vs_result base64_decode(const vs_allocator *alloc, const char *in, size_t len,
+                        uint8_t **out, size_t *out_len);
 
-/* Loads a buffer/image URI: "data:...;base64,..." or a relative file path
- * (percent-decoded, resolved against base_dir). Absolute paths and ".."
- * components that leave base_dir are refused. max_size bounds the result.
- * `path` is the JSON path used in messages (e.g. "buffers[0].uri"). */
+/* Loads a buffer/image URI through io: "data:...;base64,..." or a relative
+ * file path (percent-decoded, resolved against base_dir, read by io's file
+ * reader or from disk). Absolute paths and ".." components that leave
+ * base_dir are refused before anything is read. max_size bounds the
+ * result. `path` is the JSON path used in messages (e.g. "buffers[0].uri").
+ * Give the bytes back with file_bytes_release(io, out). */
+vs_result gltf_load_uri_io(const load_io *io, const char *source_name,
+                           const char *base_dir, const char *uri,
+                           const char *path, uint64_t max_size,
+                           bool allow_external, gltf_bytes *out,
+                           vs_error *error);
+/* The same from disk into malloc'd bytes (free out->data with free()). */
 vs_result gltf_load_uri(const char *source_name, const char *base_dir,
                         const char *uri, const char *path, uint64_t max_size,
                         bool allow_external, gltf_bytes *out, vs_error *error);

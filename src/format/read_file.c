@@ -3,15 +3,16 @@
  * (read_file.h). */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "format/read_file.h"
 
-vs_result read_file(const char *path, uint64_t max_size, uint8_t **out,
-                    size_t *size, vs_error *error)
+static vs_result read_disk(const vs_allocator *alloc, const char *path,
+                           uint64_t max_size, uint8_t **out, size_t *size,
+                           vs_error *error)
 {
     *out = NULL;
     *size = 0;
@@ -32,7 +33,8 @@ vs_result read_file(const char *path, uint64_t max_size, uint8_t **out,
         return set_error(error, VS_ERROR_IO, "%s: cannot open: %s", path,
                          strerror(errno));
     size_t n = (size_t)st.st_size;
-    uint8_t *buf = malloc(n + 1); /* +1: room for a terminator, n may be 0 */
+    /* +1: room for a terminator, n may be 0 */
+    uint8_t *buf = mem_alloc(alloc, n + 1);
     if (!buf) {
         fclose(f);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
@@ -42,11 +44,81 @@ vs_result read_file(const char *path, uint64_t max_size, uint8_t **out,
     int failed = ferror(f);
     fclose(f);
     if (got != n || failed) {
-        free(buf);
+        mem_free(alloc, buf);
         return set_error(error, VS_ERROR_IO, "%s: read error", path);
     }
     buf[n] = 0;
     *out = buf;
     *size = n;
     return VS_OK;
+}
+
+vs_result read_file(const char *path, uint64_t max_size, uint8_t **out,
+                    size_t *size, vs_error *error)
+{
+    return read_disk(NULL, path, max_size, out, size, error);
+}
+
+bool file_reader_valid(const vs_file_reader *reader)
+{
+    return !reader || reader->read || !reader->release;
+}
+
+/* The reader's answer, checked: what it returns is untrusted as much as
+ * the file itself. */
+static vs_result read_callback(const vs_file_reader *reader, const char *path,
+                               uint64_t max_size, file_bytes *out,
+                               vs_error *error)
+{
+    vs_error inner = {VS_OK, ""};
+    void *data = NULL;
+    size_t size = 0;
+    vs_result r =
+        reader->read(path, max_size, &data, &size, &inner, reader->user);
+    if (r != VS_OK) {
+        /* A code that is no vs_result still reports a failure. */
+        if ((unsigned)r > VS_ERROR_RENDER) r = VS_ERROR_IO;
+        inner.message[sizeof inner.message - 1] = '\0';
+        return set_error(error, r, "%s: %s", path,
+                         inner.message[0] ? inner.message
+                                          : vs_result_string(r));
+    }
+    out->data = data;
+    out->size = size;
+    out->from_reader = true;
+    vs_result code = VS_OK;
+    if (size > max_size)
+        code = set_error(error, VS_ERROR_LIMIT,
+                         "%s: file of %zu bytes exceeds the limit of %llu "
+                         "bytes",
+                         path, size, (unsigned long long)max_size);
+    else if (!data && size)
+        code = set_error(error, VS_ERROR_IO,
+                         "%s: the file reader returned %zu bytes but no data",
+                         path, size);
+    if (code != VS_OK) file_bytes_release(&(load_io){NULL, reader}, out);
+    return code;
+}
+
+vs_result load_io_read(const load_io *io, const char *path, uint64_t max_size,
+                       file_bytes *out, vs_error *error)
+{
+    *out = (file_bytes){NULL, 0, false};
+    const vs_file_reader *reader = io ? io->reader : NULL;
+    if (reader && reader->read)
+        return read_callback(reader, path, max_size, out, error);
+    return read_disk(io ? io->alloc : NULL, path, max_size, &out->data,
+                     &out->size, error);
+}
+
+void file_bytes_release(const load_io *io, file_bytes *bytes)
+{
+    if (bytes->from_reader) {
+        const vs_file_reader *reader = io->reader;
+        if (reader->release && bytes->data)
+            reader->release(bytes->data, bytes->size, reader->user);
+    } else {
+        mem_free(io ? io->alloc : NULL, bytes->data);
+    }
+    *bytes = (file_bytes){NULL, 0, false};
 }

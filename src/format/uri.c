@@ -3,12 +3,12 @@
  * data: URIs, or paths relative to the glTF file. Anything that could read
  * outside the asset's folder (absolute paths, "..", other schemes) is refused
  * so that loading an untrusted file cannot read arbitrary files. */
-#include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
-#include "format/read_file.h"
 #include "format/gltf_common.h"
+#include "format/read_file.h"
 
 static int hex_value(char c)
 {
@@ -21,9 +21,10 @@ static int hex_value(char c)
 /* RFC 2397: data:[<mediatype>][;<param>=<value>]*;base64,<data>. glTF
  * embeds binary data base64-encoded; a header with an empty or malformed
  * parameter is not a URI at all (validator INVALID_URI). */
-static vs_result load_data_uri(const char *src, const char *uri,
-                               const char *path, uint64_t max_size,
-                               gltf_bytes *out, vs_error *error)
+static vs_result load_data_uri(const vs_allocator *alloc, const char *src,
+                               const char *uri, const char *path,
+                               uint64_t max_size, gltf_bytes *out,
+                               vs_error *error)
 {
     const char *comma = strchr(uri, ',');
     if (!comma)
@@ -54,20 +55,27 @@ static vs_result load_data_uri(const char *src, const char *uri,
                          "%s: %s: embedded data exceeds the buffer size "
                          "limit of %llu bytes",
                          src, path, (unsigned long long)max_size);
-    if (!base64_decode(b64, len, &out->data, &out->size))
-        return set_error(error, VS_ERROR_PARSE,
-                         "%s: %s: invalid base64 in data URI", src, path);
+    vs_result r = base64_decode(alloc, b64, len, &out->data, &out->size);
+    if (r == VS_ERROR_OUT_OF_MEMORY)
+        return set_error(error, r,
+                         "%s: %s: out of memory decoding %zu base64 "
+                         "characters",
+                         src, path, len);
+    if (r != VS_OK)
+        return set_error(error, r, "%s: %s: invalid base64 in data URI", src,
+                         path);
     return VS_OK;
 }
 
-/* Percent-decodes `uri` into *out (malloc'd) and checks that it stays
+/* Percent-decodes `uri` into *out (from alloc) and checks that it stays
  * inside the base folder. */
-static vs_result safe_relative_path(const char *src, const char *uri,
-                                    const char *path, bool allow_external,
-                                    char **out, vs_error *error)
+static vs_result safe_relative_path(const vs_allocator *alloc, const char *src,
+                                    const char *uri, const char *path,
+                                    bool allow_external, char **out,
+                                    vs_error *error)
 {
     size_t n = strlen(uri);
-    char *rel = malloc(n + 1);
+    char *rel = mem_alloc(alloc, n + 1);
     *out = NULL;
     if (!rel)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
@@ -81,7 +89,7 @@ static vs_result safe_relative_path(const char *src, const char *uri,
             int hi = hex_value(uri[i + 1]);
             int lo = hi >= 0 ? hex_value(uri[i + 2]) : -1;
             if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-                free(rel);
+                mem_free(alloc, rel);
                 return set_error(error, VS_ERROR_INVALID,
                                  "%s: %s: bad percent escape in URI \"%s\"",
                                  src, path, uri);
@@ -117,7 +125,7 @@ static vs_result safe_relative_path(const char *src, const char *uri,
         if (*p) ++p;
     }
     if (why) {
-        free(rel);
+        mem_free(alloc, rel);
         return set_error(error, code, "%s: %s: \"%s\": %s", src, path, uri,
                          why);
     }
@@ -125,29 +133,32 @@ static vs_result safe_relative_path(const char *src, const char *uri,
     return VS_OK;
 }
 
-vs_result gltf_load_uri(const char *source_name, const char *base_dir,
-                        const char *uri, const char *path, uint64_t max_size,
-                        bool allow_external, gltf_bytes *out, vs_error *error)
+vs_result gltf_load_uri_io(const load_io *io, const char *source_name,
+                           const char *base_dir, const char *uri,
+                           const char *path, uint64_t max_size,
+                           bool allow_external, gltf_bytes *out,
+                           vs_error *error)
 {
-    out->data = NULL;
-    out->size = 0;
+    const vs_allocator *alloc = io ? io->alloc : NULL;
+    *out = (gltf_bytes){NULL, 0, false};
     if (strncmp(uri, "data:", 5) == 0)
-        return load_data_uri(source_name, uri, path, max_size, out, error);
+        return load_data_uri(alloc, source_name, uri, path, max_size, out,
+                             error);
     if (!base_dir)
         return set_error(error, VS_ERROR_IO,
                          "%s: %s: external file \"%s\" cannot be resolved "
                          "(no base folder for a memory load)",
                          source_name, path, uri);
     char *rel;
-    vs_result r =
-        safe_relative_path(source_name, uri, path, allow_external, &rel, error);
+    vs_result r = safe_relative_path(alloc, source_name, uri, path,
+                                     allow_external, &rel, error);
     if (r != VS_OK) return r;
     size_t blen = strlen(base_dir);
     bool slash = blen > 0 && base_dir[blen - 1] == '/';
     size_t full_len = blen + 1 + strlen(rel) + 1;
-    char *full = malloc(full_len);
+    char *full = mem_alloc(alloc, full_len);
     if (!full) {
-        free(rel);
+        mem_free(alloc, rel);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          source_name);
     }
@@ -158,12 +169,20 @@ vs_result gltf_load_uri(const char *source_name, const char *base_dir,
         if (blen > 0 && !slash) full[pos++] = '/';
     }
     strcpy(full + pos, rel);
-    free(rel);
+    mem_free(alloc, rel);
     vs_error inner;
-    r = read_file(full, max_size, &out->data, &out->size, &inner);
-    free(full);
+    r = load_io_read(io, full, max_size, out, &inner);
+    mem_free(alloc, full);
     if (r != VS_OK)
         return set_error(error, r, "%s: %s: \"%s\": %s", source_name, path,
                          uri, inner.message);
     return VS_OK;
+}
+
+vs_result gltf_load_uri(const char *source_name, const char *base_dir,
+                        const char *uri, const char *path, uint64_t max_size,
+                        bool allow_external, gltf_bytes *out, vs_error *error)
+{
+    return gltf_load_uri_io(NULL, source_name, base_dir, uri, path, max_size,
+                            allow_external, out, error);
 }

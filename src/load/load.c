@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Format detection and the public load entry points. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
+#include "format/gltf_common.h"
 #include "format/read_file.h"
 #include "load/loaders.h"
-#include "format/gltf_common.h"
 
 static size_t skip_bom_and_space(const uint8_t *d, size_t n)
 {
@@ -106,6 +106,22 @@ static vs_result load_common(const void *data, size_t size, const char *name,
     return VS_OK;
 }
 
+/* The callbacks of the options: both of the allocator or neither, and no
+ * release without a read. */
+static vs_result check_options(const vs_load_options *options, const char *who,
+                               vs_error *error)
+{
+    if (!options) return VS_OK;
+    vs_result r = mem_check_allocator(&options->allocator, who,
+                                      "options->allocator", error);
+    if (r == VS_OK && !file_reader_valid(&options->file_reader))
+        r = set_error(error, VS_ERROR_ARGUMENT,
+                      "%s: options->file_reader: release is set but read "
+                      "is NULL",
+                      who);
+    return r;
+}
+
 vs_result vs_asset_load_memory(const void *data, size_t size, const char *name,
                                const vs_load_options *options,
                                vs_asset **out_asset, vs_error *error)
@@ -117,6 +133,8 @@ vs_result vs_asset_load_memory(const void *data, size_t size, const char *name,
         return set_error(error, VS_ERROR_ARGUMENT, "vs_asset_load_memory: "
                                                    "NULL argument");
     *out_asset = NULL;
+    vs_result r = check_options(options, "vs_asset_load_memory", error);
+    if (r != VS_OK) return r;
     if (!name) name = "memory";
     vs_limits limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
     if (size > limits.max_file_size)
@@ -138,21 +156,26 @@ vs_result vs_asset_load_file(const char *path, const vs_load_options *options,
         return set_error(error, VS_ERROR_ARGUMENT,
                          "vs_asset_load_file: NULL argument");
     *out_asset = NULL;
+    vs_result r = check_options(options, "vs_asset_load_file", error);
+    if (r != VS_OK) return r;
     vs_limits limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
-    uint8_t *data;
-    size_t size;
-    vs_result r = read_file(path, limits.max_file_size, &data, &size, error);
+    const load_io io = {options ? &options->allocator : NULL,
+                        options ? &options->file_reader : NULL};
+    file_bytes file;
+    r = load_io_read(&io, path, limits.max_file_size, &file, error);
     if (r != VS_OK) return r;
 
     /* Relative URIs resolve against the file's folder. */
     const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup("./");
+    char *dir = slash ? mem_strndup(io.alloc, path, (size_t)(slash - path) + 1)
+                      : mem_strdup(io.alloc, "./");
     if (!dir) {
-        free(data);
+        file_bytes_release(&io, &file);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
-    r = load_common(data, size, path, dir, options, out_asset, error);
-    free(dir);
-    free(data);
+    r = load_common(file.data ? file.data : (const uint8_t *)"", file.size,
+                    path, dir, options, out_asset, error);
+    mem_free(io.alloc, dir);
+    file_bytes_release(&io, &file);
     return r;
 }

@@ -8,7 +8,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "asset/asset_internal.h"
+#include "format/read_file.h"
 #include "vskin/vskin.h"
+
+/* The asset's allocator and file reader, for what a loader reads and its
+ * temporaries. */
+static inline load_io loader_io(const vs_asset *asset)
+{
+    return (load_io){asset_allocator(asset), asset_file_reader(asset)};
+}
 
 /* root: the parsed JSON; bin/bin_size: the GLB BIN chunk (NULL/0 for
  * .gltf); base_dir: folder for relative URIs, or NULL. */

@@ -6,16 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asset/anim_names.h"
+#include "asset/asset_internal.h"
 #include "asset/clip_plans.h"
+#include "asset/time_groups.h"
+#include "base/affine.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "base/xform.h"
 #include "pose/local_batch.h"
 #include "pose/pose_internal.h"
 #include "pose/rotation_batch.h"
 #include "pose/sample.h"
-#include "base/affine.h"
-#include "asset/anim_names.h"
-#include "base/error.h"
-#include "asset/time_groups.h"
-#include "base/xform.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -23,6 +25,7 @@
 
 struct vs_pose {
     const vs_asset *asset;
+    vs_allocator alloc; /* the asset's, which made every array here */
     vs_trs *local; /* per node */
     /* Per node: the rest matrix is authoritative. A glTF node.matrix may hold
      * shear that TRS cannot express, so it is used as is until a channel (or
@@ -69,17 +72,19 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
         return set_error(error, VS_ERROR_ARGUMENT,
                          "vs_pose_create: asset and out_pose must not be NULL");
     uint32_t n = asset->node_count;
-    vs_pose *pose = calloc(1, sizeof *pose);
+    const vs_allocator *alloc = asset_allocator(asset);
+    vs_pose *pose = mem_calloc(alloc, 1, sizeof *pose);
     if (!pose) goto oom;
     pose->asset = asset;
+    pose->alloc = *alloc;
     size_t slots = n ? n : 1;
-    pose->local = calloc(slots, sizeof *pose->local);
-    pose->use_matrix = calloc(slots, sizeof *pose->use_matrix);
-    pose->world = calloc(slots, 16 * sizeof *pose->world);
-    pose->local_batch =
-        calloc(local_batch_floats(n ? n : 1), sizeof *pose->local_batch);
-    pose->weight_offset = calloc(slots, sizeof *pose->weight_offset);
-    pose->weight_count = calloc(slots, sizeof *pose->weight_count);
+    pose->local = mem_calloc(alloc, slots, sizeof *pose->local);
+    pose->use_matrix = mem_calloc(alloc, slots, sizeof *pose->use_matrix);
+    pose->world = mem_calloc(alloc, slots, 16 * sizeof *pose->world);
+    pose->local_batch = mem_calloc(alloc, local_batch_floats(n ? n : 1),
+                                   sizeof *pose->local_batch);
+    pose->weight_offset = mem_calloc(alloc, slots, sizeof *pose->weight_offset);
+    pose->weight_count = mem_calloc(alloc, slots, sizeof *pose->weight_count);
     if (!pose->local || !pose->use_matrix || !pose->world ||
         !pose->local_batch || !pose->weight_offset || !pose->weight_count)
         goto oom;
@@ -97,11 +102,12 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
         pose->weight_count[i] = c;
         total += c;
     }
-    pose->weights = calloc(total ? (size_t)total : 1, sizeof *pose->weights);
+    pose->weights =
+        mem_calloc(alloc, total ? (size_t)total : 1, sizeof *pose->weights);
     if (!pose->weights) goto oom;
     size_t clips = asset->clip_count ? asset->clip_count : 1;
-    pose->cursor_base = calloc(clips, sizeof *pose->cursor_base);
-    pose->clip_checked = calloc(clips, sizeof *pose->clip_checked);
+    pose->cursor_base = mem_calloc(alloc, clips, sizeof *pose->cursor_base);
+    pose->clip_checked = mem_calloc(alloc, clips, sizeof *pose->clip_checked);
     if (!pose->cursor_base || !pose->clip_checked) goto oom;
     uint64_t samplers = 0;
     for (uint32_t c = 0; c < asset->clip_count; ++c) {
@@ -115,15 +121,15 @@ vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
         pose->cursor_base[c] = (uint32_t)samplers;
         samplers += asset->clips[c].sampler_count;
     }
-    pose->cursor =
-        calloc(samplers ? (size_t)samplers : 1, sizeof *pose->cursor);
+    pose->cursor = mem_calloc(alloc, samplers ? (size_t)samplers : 1,
+                              sizeof *pose->cursor);
     uint32_t most = 1;
     for (uint32_t c = 0; c < asset->clip_count; ++c)
         if (asset->clips[c].sampler_count > most)
             most = asset->clips[c].sampler_count;
-    pose->group_key = calloc(most, sizeof *pose->group_key);
-    pose->group_u = calloc(most, sizeof *pose->group_u);
-    pose->group_has_u = calloc(most, sizeof *pose->group_has_u);
+    pose->group_key = mem_calloc(alloc, most, sizeof *pose->group_key);
+    pose->group_u = mem_calloc(alloc, most, sizeof *pose->group_u);
+    pose->group_has_u = mem_calloc(alloc, most, sizeof *pose->group_has_u);
     if (!pose->cursor || !pose->group_key || !pose->group_u ||
         !pose->group_has_u)
         goto oom;
@@ -141,20 +147,21 @@ oom:
 void vs_pose_free(vs_pose *pose)
 {
     if (!pose) return;
-    free(pose->local);
-    free(pose->use_matrix);
-    free(pose->world);
-    free(pose->local_batch);
-    free(pose->weights);
-    free(pose->weight_offset);
-    free(pose->weight_count);
-    free(pose->cursor);
-    free(pose->group_key);
-    free(pose->group_u);
-    free(pose->group_has_u);
-    free(pose->cursor_base);
-    free(pose->clip_checked);
-    free(pose);
+    const vs_allocator alloc = pose->alloc;
+    mem_free(&alloc, pose->local);
+    mem_free(&alloc, pose->use_matrix);
+    mem_free(&alloc, pose->world);
+    mem_free(&alloc, pose->local_batch);
+    mem_free(&alloc, pose->weights);
+    mem_free(&alloc, pose->weight_offset);
+    mem_free(&alloc, pose->weight_count);
+    mem_free(&alloc, pose->cursor);
+    mem_free(&alloc, pose->group_key);
+    mem_free(&alloc, pose->group_u);
+    mem_free(&alloc, pose->group_has_u);
+    mem_free(&alloc, pose->cursor_base);
+    mem_free(&alloc, pose->clip_checked);
+    mem_free(&alloc, pose);
 }
 
 const vs_asset *vs_pose_asset(const vs_pose *pose)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "asset/asset_internal.h"
 #include "base/affine.h"
 #include "base/context_internal.h"
 #include "base/error.h"
@@ -272,8 +273,11 @@ vs_result vs_crowd_run(vs_context *context, const vs_crowd_job *job,
     const vs_asset *asset = job->asset;
     vs_context *own = NULL;
     if (!context) {
-        /* A caller-only context: no thread, just the scratch. */
-        r = vs_context_create(NULL, &own, error);
+        /* A caller-only context: no thread, just the scratch, from the
+         * asset's allocator. */
+        const vs_context_options options = {.allocator =
+                                                *asset_allocator(asset)};
+        r = vs_context_create(&options, &own, error);
         if (r != VS_OK) return r;
         context = own;
     }

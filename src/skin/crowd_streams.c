@@ -1,27 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /* vs_crowd_streams: the prepared form of every crowd slot of an asset. */
-#include <stdlib.h>
 #include <string.h>
 
+#include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "skin/crowd_streams_internal.h"
 
 void vs_crowd_streams_free(vs_crowd_streams *streams)
 {
     if (!streams) return;
+    const vs_allocator alloc = streams->alloc;
     for (uint32_t k = 0; k < streams->slot_count; ++k) {
         vs_skin_stream_free(streams->slots[k].stream);
-        free(streams->slots[k].positions);
-        free(streams->slots[k].normals);
+        mem_free(&alloc, streams->slots[k].positions);
+        mem_free(&alloc, streams->slots[k].normals);
     }
-    free(streams->slots);
-    free(streams);
+    mem_free(&alloc, streams->slots);
+    mem_free(&alloc, streams);
 }
 
 /* n vertices of 3 floats from src into stream order: out[s] = src[order[s]]. */
-static float *permuted(const float *src, const uint32_t *order, size_t n)
+static float *permuted(const vs_allocator *alloc, const float *src,
+                       const uint32_t *order, size_t n)
 {
-    float *out = malloc((n ? n : 1) * 3 * sizeof *out);
+    float *out = mem_alloc(alloc, n * 3 * sizeof *out);
     if (!out) return NULL;
     for (size_t s = 0; s < n; ++s)
         memcpy(out + 3 * s, src + 3 * (size_t)order[s], 3 * sizeof *out);
@@ -44,6 +47,7 @@ static vs_result prepare_slot(const vs_crowd_streams_desc *desc,
         .weights = prim->weights,
         .flags = desc->flags & VS_SKIN_RAW_WEIGHTS,
         .weight_format = desc->weight_format,
+        .allocator = *asset_allocator(asset),
     };
     vs_error inner = {0};
     if (vs_skin_stream_create(&sd, &out->stream, &inner) != VS_OK)
@@ -52,9 +56,12 @@ static vs_result prepare_slot(const vs_crowd_streams_desc *desc,
                          asset->source_name, node->mesh, slot->primitive,
                          inner.message);
     const uint32_t *order = vs_skin_stream_vertex_order(out->stream);
-    out->positions = permuted(prim->positions, order, prim->vertex_count);
+    const vs_allocator *alloc = &sd.allocator;
+    out->positions =
+        permuted(alloc, prim->positions, order, prim->vertex_count);
     if (slot->normals_offset != SIZE_MAX)
-        out->normals = permuted(prim->normals, order, prim->vertex_count);
+        out->normals =
+            permuted(alloc, prim->normals, order, prim->vertex_count);
     if (!out->positions || (slot->normals_offset != SIZE_MAX && !out->normals))
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: meshes[%d].primitives[%u]: crowd streams: out "
@@ -83,11 +90,16 @@ vs_result vs_crowd_streams_create(const vs_crowd_streams_desc *desc,
     vs_result r = vs_crowd_layout(desc->asset, desc->normals, NULL, 0, &count,
                                   NULL, error);
     if (r != VS_OK) return r;
-    vs_crowd_streams *s = calloc(1, sizeof *s);
-    vs_crowd_slot *layout = calloc(count ? count : 1, sizeof *layout);
-    if (s) s->slots = calloc(count ? count : 1, sizeof *s->slots);
+    const vs_allocator *alloc = asset_allocator(desc->asset);
+    vs_crowd_streams *s = mem_calloc(alloc, 1, sizeof *s);
+    vs_crowd_slot *layout =
+        mem_calloc(alloc, count ? count : 1, sizeof *layout);
+    if (s) {
+        s->alloc = *alloc;
+        s->slots = mem_calloc(alloc, count ? count : 1, sizeof *s->slots);
+    }
     if (!s || !layout || !s->slots) {
-        free(layout);
+        mem_free(alloc, layout);
         vs_crowd_streams_free(s);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: crowd streams: out of memory for %u slots",
@@ -101,7 +113,7 @@ vs_result vs_crowd_streams_create(const vs_crowd_streams_desc *desc,
                         error);
     for (uint32_t k = 0; r == VS_OK && k < count; ++k)
         r = prepare_slot(desc, &layout[k], &s->slots[k], error);
-    free(layout);
+    mem_free(alloc, layout);
     if (r != VS_OK) {
         vs_crowd_streams_free(s);
         return r;

@@ -15,6 +15,7 @@ typedef struct crowd_stream_slot {
 
 struct vs_crowd_streams {
     const vs_asset *asset;
+    vs_allocator alloc; /* the asset's, which made every array here */
     bool normals;
     uint32_t flags;
     uint32_t slot_count;

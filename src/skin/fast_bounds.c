@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asset/asset_internal.h"
 #include "asset/joint_bounds.h"
+#include "base/alloc.h"
 #include "base/xform.h"
 #include "vskin/vskin.h"
 
@@ -118,7 +120,8 @@ static bool skinned_instance(const vs_pose *pose, uint32_t instance,
         }
         if (!worlds) {
             /* M_j for every joint, then J_j = M_j * L_j. */
-            worlds = malloc(sizeof(float) * 32 * (size_t)skin->joint_count);
+            worlds = mem_alloc(asset_allocator(asset),
+                               sizeof(float) * 32 * (size_t)skin->joint_count);
             ok = worlds && joint_worlds(pose, skin, relative_to, worlds);
             if (!ok) break;
             for (uint32_t j = 0; j < skin->joint_count; ++j)
@@ -137,7 +140,7 @@ static bool skinned_instance(const vs_pose *pose, uint32_t instance,
             bounds_box_add(b, pb->unweighted.max);
         }
     }
-    free(worlds);
+    mem_free(asset_allocator(asset), worlds);
     return ok;
 }
 

@@ -7,26 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
-#include "skin/morph.h"
 #include "skin/lbs/vertex_transform.h"
+#include "skin/morph.h"
 #include "vskin/vskin.h"
 
 /* vertex_count * per_vertex floats, or NULL when the byte size overflows. */
-static float *alloc_floats(size_t vertex_count, size_t per_vertex)
+static float *alloc_floats(const vs_allocator *alloc, size_t vertex_count,
+                           size_t per_vertex)
 {
     if (per_vertex && vertex_count > SIZE_MAX / sizeof(float) / per_vertex)
         return NULL;
-    size_t n = vertex_count * per_vertex;
-    return malloc((n ? n : 1) * sizeof(float));
+    return mem_alloc(alloc, vertex_count * per_vertex * sizeof(float));
 }
 
 void vs_posed_primitive_free(vs_posed_primitive *posed)
 {
     if (!posed) return;
-    free(posed->positions);
-    free(posed->normals);
-    free(posed->tangents);
+    const vs_allocator alloc = posed->allocator;
+    mem_free(&alloc, posed->positions);
+    mem_free(&alloc, posed->normals);
+    mem_free(&alloc, posed->tangents);
     memset(posed, 0, sizeof *posed);
 }
 
@@ -49,7 +52,8 @@ static vs_result morph_source(const vs_pose *pose, uint32_t node,
     if (!vs_priv_morph_active(prim, weights, weight_count)) return VS_OK;
 
     const size_t n = prim->vertex_count;
-    src->scratch = alloc_floats(n, 3 + 3 + 4);
+    src->scratch =
+        alloc_floats(asset_allocator(vs_pose_asset(pose)), n, 3 + 3 + 4);
     if (!src->scratch) return VS_ERROR_OUT_OF_MEMORY;
     float *p = src->scratch, *nr = p + n * 3, *t = nr + n * 3;
     vs_priv_morph_apply(prim, weights, weight_count, p, nr, t);
@@ -101,7 +105,8 @@ static vs_result skin_primitive(const vs_pose *pose, const vs_node *node,
         return set_error(error, VS_ERROR_INVALID,
                          "%s: skins[%d]: skin has no joints",
                          asset->source_name, node->skin);
-    float *joints = alloc_floats(skin->joint_count, 16);
+    const vs_allocator *alloc = asset_allocator(asset);
+    float *joints = alloc_floats(alloc, skin->joint_count, 16);
     if (!joints)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: skins[%d]: out of memory for %u joint matrices",
@@ -133,20 +138,24 @@ static vs_result skin_primitive(const vs_pose *pose, const vs_node *node,
             set_error(error, r, "%s: skins[%d]: %s", asset->source_name,
                       node->skin, inner.message);
     }
-    free(joints);
+    mem_free(alloc, joints);
     return r;
 }
 
 static vs_result alloc_outputs(const vs_asset *asset, const vs_primitive *prim,
                                vs_posed_primitive *out, vs_error *error)
 {
+    const vs_allocator *alloc = asset_allocator(asset);
+    out->allocator = *alloc;
     out->vertex_count = prim->vertex_count;
-    out->positions = alloc_floats(prim->vertex_count, 3);
+    out->positions = alloc_floats(alloc, prim->vertex_count, 3);
     bool ok = out->positions != NULL;
     if (ok && prim->normals)
-        ok = (out->normals = alloc_floats(prim->vertex_count, 3)) != NULL;
+        ok =
+            (out->normals = alloc_floats(alloc, prim->vertex_count, 3)) != NULL;
     if (ok && prim->tangents)
-        ok = (out->tangents = alloc_floats(prim->vertex_count, 4)) != NULL;
+        ok = (out->tangents = alloc_floats(alloc, prim->vertex_count, 4)) !=
+             NULL;
     if (ok) return VS_OK;
     vs_posed_primitive_free(out);
     return set_error(error, VS_ERROR_OUT_OF_MEMORY,
@@ -207,7 +216,7 @@ vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
                           "%s: nodes[%u]: pose has no world matrix", name,
                           node);
     }
-    free(src.scratch);
+    mem_free(asset_allocator(asset), src.scratch);
     if (r != VS_OK) vs_posed_primitive_free(out);
     return r;
 }

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
 #include "asset/weights_rule.h"
+#include "base/alloc.h"
+#include "base/error.h"
 #include "skin/lbs/kernel.h"
 #include "skin/skin_stream_internal.h"
 
@@ -85,6 +86,9 @@ static vs_result check_desc(const vs_skin_stream_desc *d, vs_error *error)
 {
     if (!d)
         return set_error(error, VS_ERROR_ARGUMENT, "skin stream: desc is NULL");
+    vs_result r =
+        mem_check_allocator(&d->allocator, "skin stream", "allocator", error);
+    if (r != VS_OK) return r;
     if (!d->joints || !d->weights)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skin stream: joints / weights: required buffer is "
@@ -127,16 +131,17 @@ static vs_result check_desc(const vs_skin_stream_desc *d, vs_error *error)
 void vs_skin_stream_free(vs_skin_stream *s)
 {
     if (!s) return;
-    free(s->group_start);
-    free(s->group_data);
-    free(s->joints);
-    free(s->weights);
-    free(s->order);
-    free(s->chunk_count);
-    free(s->chunk_at);
-    free(s->chunk_joints);
-    free(s->chunk_weights);
-    free(s);
+    const vs_allocator alloc = s->alloc;
+    mem_free(&alloc, s->group_start);
+    mem_free(&alloc, s->group_data);
+    mem_free(&alloc, s->joints);
+    mem_free(&alloc, s->weights);
+    mem_free(&alloc, s->order);
+    mem_free(&alloc, s->chunk_count);
+    mem_free(&alloc, s->chunk_at);
+    mem_free(&alloc, s->chunk_joints);
+    mem_free(&alloc, s->chunk_weights);
+    mem_free(&alloc, s);
 }
 
 /* A vertex of 1..KERNEL_MAX_STAGED kept influences, in joint order (then
@@ -268,11 +273,11 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
     size_t chunked = 0;
     for (uint32_t k = 1; k <= s->max_k && k <= KERNEL_MAX_STAGED; ++k)
         chunked += hist[k];
-    vertex_record *rec = malloc(chunked * sizeof *rec + 1);
-    size_t *next = calloc(s->max_k + 1, sizeof *next);
+    vertex_record *rec = mem_alloc(&s->alloc, chunked * sizeof *rec + 1);
+    size_t *next = mem_calloc(&s->alloc, s->max_k + 1, sizeof *next);
     if (!rec || !next) {
-        free(rec);
-        free(next);
+        mem_free(&s->alloc, rec);
+        mem_free(&s->alloc, next);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "skin stream: out of memory");
     }
@@ -301,20 +306,21 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
     }
     const size_t jsize = skin_stream_joint_size(s),
                  wsize = skin_stream_weight_size(s);
-    s->joints = malloc(s->influence_total * jsize + 1);
-    s->weights = malloc(s->influence_total * wsize + 1);
-    s->chunk_joints = malloc(s->chunk_influences * jsize + 1);
-    s->chunk_weights =
-        calloc(s->chunk_influences * KERNEL_CHUNK + KERNEL_CHUNK_PAD, wsize);
+    s->joints = mem_alloc(&s->alloc, s->influence_total * jsize + 1);
+    s->weights = mem_alloc(&s->alloc, s->influence_total * wsize + 1);
+    s->chunk_joints = mem_alloc(&s->alloc, s->chunk_influences * jsize + 1);
+    s->chunk_weights = mem_calloc(
+        &s->alloc, s->chunk_influences * KERNEL_CHUNK + KERNEL_CHUNK_PAD,
+        wsize);
     if (!s->joints || !s->weights || !s->chunk_joints || !s->chunk_weights) {
-        free(rec);
-        free(next);
+        mem_free(&s->alloc, rec);
+        mem_free(&s->alloc, next);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "skin stream: out of memory");
     }
     emit_records(s, rec, count);
-    free(rec);
-    free(next);
+    mem_free(&s->alloc, rec);
+    mem_free(&s->alloc, next);
     /* Groups of more than KERNEL_MAX_STAGED influences (rare): their
      * vertices' influences, read again now that their offsets are known. */
     for (uint32_t k = KERNEL_MAX_STAGED + 1; k <= s->max_k; ++k)
@@ -338,10 +344,12 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     *out = NULL;
     vs_result r = check_desc(d, error);
     if (r != VS_OK) return r;
+    const vs_allocator *alloc = &d->allocator;
     const bool unorm16 = d->weight_format == VS_SKIN_WEIGHTS_UNORM16;
-    influence *tmp = malloc(d->influence_count * sizeof *tmp);
-    size_t *hist = calloc(d->influence_count + 2, sizeof *hist);
-    vs_skin_stream *s = calloc(1, sizeof *s);
+    influence *tmp = mem_alloc(alloc, d->influence_count * sizeof *tmp);
+    size_t *hist = mem_calloc(alloc, d->influence_count + 2, sizeof *hist);
+    vs_skin_stream *s = mem_calloc(alloc, 1, sizeof *s);
+    if (s) s->alloc = *alloc;
     if (!tmp || !hist || !s) {
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY,
                       "skin stream: out of memory");
@@ -363,11 +371,11 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     s->unorm16 = unorm16;
     s->raw = (d->flags & VS_SKIN_RAW_WEIGHTS) != 0;
     const size_t groups = s->max_k + 1;
-    s->group_start = calloc(groups + 1, sizeof *s->group_start);
-    s->group_data = calloc(groups, sizeof *s->group_data);
-    s->chunk_count = calloc(groups, sizeof *s->chunk_count);
-    s->chunk_at = calloc(groups, sizeof *s->chunk_at);
-    s->order = malloc(d->vertex_count * sizeof *s->order + 1);
+    s->group_start = mem_calloc(&s->alloc, groups + 1, sizeof *s->group_start);
+    s->group_data = mem_calloc(&s->alloc, groups, sizeof *s->group_data);
+    s->chunk_count = mem_calloc(&s->alloc, groups, sizeof *s->chunk_count);
+    s->chunk_at = mem_calloc(&s->alloc, groups, sizeof *s->chunk_at);
+    s->order = mem_alloc(&s->alloc, d->vertex_count * sizeof *s->order + 1);
     if (!s->group_start || !s->group_data || !s->chunk_count || !s->chunk_at ||
         !s->order) {
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY,
@@ -383,8 +391,8 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
                            skin_stream_weight_size(s)),
             s->chunk_count[1] * KERNEL_CHUNK, unorm16);
 done:
-    free(tmp);
-    free(hist);
+    mem_free(alloc, tmp);
+    mem_free(alloc, hist);
     if (r == VS_OK) {
         *out = s;
         if (error) clear_error(error);

@@ -18,6 +18,7 @@
  * tail_start(k), have their own joints / weights from element
  * group_data[k] of joints / weights, k per vertex. */
 struct vs_skin_stream {
+    vs_allocator alloc; /* the desc's, which made every array here */
     size_t vertex_count;
     uint32_t joint_count;
     uint32_t max_k;

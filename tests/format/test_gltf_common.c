@@ -11,24 +11,30 @@ static void base64_decodes_good_and_rejects_bad(void)
 {
     uint8_t *out;
     size_t n;
-    CHECK(base64_decode("TWFu", 4, &out, &n) && n == 3 &&
+    CHECK(base64_decode(NULL, "TWFu", 4, &out, &n) == VS_OK && n == 3 &&
           memcmp(out, "Man", 3) == 0);
     free(out);
-    CHECK(base64_decode("TWE=", 4, &out, &n) && n == 2 &&
+    CHECK(base64_decode(NULL, "TWE=", 4, &out, &n) == VS_OK && n == 2 &&
           memcmp(out, "Ma", 2) == 0);
     free(out);
-    CHECK(base64_decode("TQ", 2, &out, &n) && n == 1 && out[0] == 'M');
+    CHECK(base64_decode(NULL, "TQ", 2, &out, &n) == VS_OK && n == 1 &&
+          out[0] == 'M');
     free(out);
-    CHECK(base64_decode("", 0, &out, &n) && n == 0);
+    CHECK(base64_decode(NULL, "", 0, &out, &n) == VS_OK && n == 0);
     free(out);
-    CHECK(!base64_decode("TW=u", 4, &out, &n));  /* '=' inside */
-    CHECK(!base64_decode("TWFu\n", 5, &out, &n)); /* whitespace */
-    CHECK(base64_decode("TWF", 3, &out, &n) && n == 2); /* no padding */
+    CHECK(base64_decode(NULL, "TW=u", 4, &out, &n) ==
+          VS_ERROR_PARSE); /* '=' inside */
+    CHECK(base64_decode(NULL, "TWFu\n", 5, &out, &n) ==
+          VS_ERROR_PARSE); /* whitespace */
+    CHECK(base64_decode(NULL, "TWF", 3, &out, &n) == VS_OK &&
+          n == 2); /* no padding */
     free(out);
-    CHECK(!base64_decode("T", 1, &out, &n));      /* 6 bits */
-    CHECK(!base64_decode("TQ=", 3, &out, &n));    /* padding not to 4 */
-    CHECK(!base64_decode("TQ===", 5, &out, &n));  /* three '=' */
-    CHECK(!base64_decode("TW*u", 4, &out, &n));
+    CHECK(base64_decode(NULL, "T", 1, &out, &n) == VS_ERROR_PARSE); /* 6 bits */
+    CHECK(base64_decode(NULL, "TQ=", 3, &out, &n) ==
+          VS_ERROR_PARSE); /* padding not to 4 */
+    CHECK(base64_decode(NULL, "TQ===", 5, &out, &n) ==
+          VS_ERROR_PARSE); /* three '=' */
+    CHECK(base64_decode(NULL, "TW*u", 4, &out, &n) == VS_ERROR_PARSE);
 }
 
 static void uri_loads_data_and_refuses_escapes(void)

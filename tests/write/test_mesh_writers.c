@@ -58,9 +58,13 @@ static void make_scene(posed_scene *scene, posed_object objects[2],
                               .index_count = 3,
                               .indices = line_idx};
     prims[2] = (vs_primitive){.mode = VS_MODE_POINTS, .vertex_count = 4};
-    posed[0] = (vs_posed_primitive){4, (float *)square, (float *)up, NULL};
-    posed[1] = (vs_posed_primitive){4, (float *)square, NULL, NULL};
-    posed[2] = (vs_posed_primitive){4, (float *)square, NULL, NULL};
+    posed[0] = (vs_posed_primitive){.vertex_count = 4,
+                                    .positions = (float *)square,
+                                    .normals = (float *)up};
+    posed[1] =
+        (vs_posed_primitive){.vertex_count = 4, .positions = (float *)square};
+    posed[2] =
+        (vs_posed_primitive){.vertex_count = 4, .positions = (float *)square};
     objects[0] = (posed_object){"quad", 3, 1, &prims[0], &posed[0]};
     objects[1] = (posed_object){"wire", 5, 2, &prims[1], &posed[1]};
     *scene = (posed_scene){.source = "test",
@@ -116,7 +120,7 @@ static void json_round_trips_floats(void)
 {
     const float odd[3] = {0.1f, 1.0f / 3.0f, -7.25e-20f};
     vs_primitive prim = {.mode = VS_MODE_POINTS, .vertex_count = 1};
-    vs_posed_primitive posed = {1, (float *)odd, NULL, NULL};
+    vs_posed_primitive posed = {.vertex_count = 1, .positions = (float *)odd};
     posed_object object = {"p", 0, 1, &prim, &posed};
     posed_scene scene = {.source = "test",
                          .clip = 2,
@@ -156,7 +160,8 @@ static void out_of_range_index_is_refused(void)
                          .vertex_count = 4,
                          .index_count = 3,
                          .indices = bad};
-    vs_posed_primitive posed = {4, (float *)square, NULL, NULL};
+    vs_posed_primitive posed = {.vertex_count = 4,
+                                .positions = (float *)square};
     posed_object object = {"bad", 0, 1, &prim, &posed};
     posed_scene scene = {.source = "test",
                          .clip = -1,

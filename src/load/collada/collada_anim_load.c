@@ -134,7 +134,8 @@ vs_result collada_load_animations(vs_asset *asset, xmlNode *collada_root,
                      .error = error ? error : &local,
                      .src = asset->source_name,
                      .root = collada_root};
-    arena_init(&c.tmp, asset_limits(asset)->max_total_memory);
+    arena_init(&c.tmp, asset_limits(asset)->max_total_memory,
+               asset_allocator(asset));
     anim_ctx ctx = {.c = &c, .stacks = stacks};
     vs_result r = collada_index_ids(&c);
     if (r == VS_OK) r = anim_index_nodes(&ctx);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "load/collada/collada_loader.h"
 #include "load/loaders.h"
 
@@ -196,7 +197,8 @@ vs_result collada_load(vs_asset *asset, const uint8_t *xml, size_t size,
     ctx.error = error ? error : &local;
     clear_error(ctx.error);
     asset->format = VS_FORMAT_COLLADA;
-    arena_init(&ctx.tmp, asset_limits(asset)->max_total_memory);
+    const vs_allocator *alloc = asset_allocator(asset);
+    arena_init(&ctx.tmp, asset_limits(asset)->max_total_memory, alloc);
     xmlParserCtxtPtr pctx = NULL;
     xmlDocPtr doc = NULL;
     vs_result r = parse_xml(&ctx, xml, size, &pctx, &doc);
@@ -208,10 +210,10 @@ vs_result collada_load(vs_asset *asset, const uint8_t *xml, size_t size,
         else if ((r = check_xml_depth(&ctx, ctx.root)) == VS_OK)
             r = load_document(&ctx);
     }
-    free(ctx.nodes);
-    free(ctx.stacks);
-    free(ctx.subtree_end);
-    free(ctx.instances);
+    mem_free(alloc, ctx.nodes);
+    mem_free(alloc, ctx.stacks);
+    mem_free(alloc, ctx.subtree_end);
+    mem_free(alloc, ctx.instances);
     arena_free(&ctx.tmp);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(pctx);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/xform.h"
 #include "load/collada/collada_loader.h"
 
@@ -51,14 +52,21 @@ static vs_result new_node(collada_ctx *ctx, const xmlNode *at, int32_t parent,
                             "more than %u nodes (the node limit)",
                             asset_limits(ctx->asset)->max_nodes);
     if (ctx->node_count == ctx->node_cap) {
+        const vs_allocator *alloc = asset_allocator(ctx->asset);
+        const size_t old = ctx->node_cap;
         uint32_t cap = ctx->node_cap ? ctx->node_cap * 2 : 64;
-        vs_node *nodes = realloc(ctx->nodes, cap * sizeof *nodes);
+        vs_node *nodes = mem_grow(alloc, ctx->nodes, old * sizeof *nodes,
+                                  cap * sizeof *nodes);
         if (nodes) ctx->nodes = nodes;
         collada_node_stack *stacks =
-            nodes ? realloc(ctx->stacks, cap * sizeof *stacks) : NULL;
+            nodes ? mem_grow(alloc, ctx->stacks, old * sizeof *stacks,
+                             cap * sizeof *stacks)
+                  : NULL;
         if (stacks) ctx->stacks = stacks;
-        uint32_t *ends =
-            stacks ? realloc(ctx->subtree_end, cap * sizeof *ends) : NULL;
+        uint32_t *ends = stacks
+                             ? mem_grow(alloc, ctx->subtree_end,
+                                        old * sizeof *ends, cap * sizeof *ends)
+                             : NULL;
         if (!ends)
             return set_error(ctx->error, VS_ERROR_OUT_OF_MEMORY,
                              "%s: nodes: out of memory", ctx->src);
@@ -86,7 +94,9 @@ static vs_result add_instance(collada_ctx *ctx, const xmlNode *e, uint32_t node,
 {
     if (ctx->instance_count == ctx->instance_cap) {
         uint32_t cap = ctx->instance_cap ? ctx->instance_cap * 2 : 16;
-        collada_instance *p = realloc(ctx->instances, cap * sizeof *p);
+        collada_instance *p =
+            mem_grow(asset_allocator(ctx->asset), ctx->instances,
+                     ctx->instance_cap * sizeof *p, cap * sizeof *p);
         if (!p)
             return set_error(ctx->error, VS_ERROR_OUT_OF_MEMORY,
                              "%s: instances: out of memory", ctx->src);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "load/gltf1/gltf1_internal.h"
 
@@ -36,10 +37,10 @@ static vs_result buffer_bytes(gltf1_ctx *c, uint32_t b, const uint8_t **data,
                 return gltf1_fail(c, VS_ERROR_INVALID, path, "uri is missing");
             char uri_path[GLTF1_PATH_SIZE];
             gltf1_pathf(uri_path, "%s.uri", path);
-            r = gltf_load_uri(c->src, c->base_dir, uri, uri_path,
-                              asset_limits(c->asset)->max_buffer_size,
-                              asset_allow_external_paths(c->asset),
-                              &c->buffer_data[b], c->error);
+            r = gltf_load_uri_io(&c->io, c->src, c->base_dir, uri, uri_path,
+                                 asset_limits(c->asset)->max_buffer_size,
+                                 asset_allow_external_paths(c->asset),
+                                 &c->buffer_data[b], c->error);
             if (r != VS_OK) return r;
             c->buffer_loaded[b] = true;
         }
@@ -225,9 +226,9 @@ void gltf1_buffers_free(gltf1_ctx *c)
 {
     if (c->buffer_data)
         for (uint32_t i = 0; i < c->buffers.count; ++i)
-            free(c->buffer_data[i].data);
-    free(c->buffer_data);
-    free(c->buffer_loaded);
+            file_bytes_release(&c->io, &c->buffer_data[i]);
+    mem_free(c->io.alloc, c->buffer_data);
+    mem_free(c->io.alloc, c->buffer_loaded);
     c->buffer_data = NULL;
     c->buffer_loaded = NULL;
 }

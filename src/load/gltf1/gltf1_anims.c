@@ -187,7 +187,7 @@ static vs_result load_animation(gltf1_ctx *c, const cJSON *anim, vs_clip *clip)
         clip->channels = chs;
         clip->channel_count = nc;
     }
-    gltf1_dict_free(&samplers);
+    gltf1_dict_free(c, &samplers);
     return r;
 }
 

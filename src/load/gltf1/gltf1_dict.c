@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "load/gltf1/gltf1_internal.h"
 
@@ -62,8 +63,8 @@ vs_result gltf1_dict_build(gltf1_ctx *c, const cJSON *parent, const char *key,
     for (const cJSON *it = obj->child; it; it = it->next)
         ++n;
     if (n == 0) return VS_OK;
-    dict->items = malloc(n * sizeof *dict->items);
-    dict->sorted = malloc(n * sizeof *dict->sorted);
+    dict->items = mem_alloc(c->io.alloc, n * sizeof *dict->items);
+    dict->sorted = mem_alloc(c->io.alloc, n * sizeof *dict->sorted);
     if (!dict->items || !dict->sorted)
         return gltf1_fail(c, VS_ERROR_OUT_OF_MEMORY, path, "out of memory");
     for (const cJSON *it = obj->child; it; it = it->next) {
@@ -85,10 +86,10 @@ vs_result gltf1_dict_build(gltf1_ctx *c, const cJSON *parent, const char *key,
     return VS_OK;
 }
 
-void gltf1_dict_free(gltf1_dict *dict)
+void gltf1_dict_free(gltf1_ctx *c, gltf1_dict *dict)
 {
-    free(dict->items);
-    free(dict->sorted);
+    mem_free(c->io.alloc, dict->items);
+    mem_free(c->io.alloc, dict->sorted);
     dict->items = NULL;
     dict->sorted = NULL;
     dict->count = 0;

@@ -36,6 +36,7 @@ typedef struct gltf1_dict {
 
 typedef struct gltf1_ctx {
     vs_asset *asset;
+    load_io io;      /* the asset's allocator (temporaries) and file reader */
     const char *src; /* asset->source_name */
     const cJSON *root;
     const uint8_t *bin; /* KHR_binary_glTF body or NULL */
@@ -58,7 +59,7 @@ typedef struct gltf1_ctx {
 vs_result gltf1_dict_build(gltf1_ctx *c, const cJSON *parent, const char *key,
                            const char *parent_path, const char *kind,
                            gltf1_dict *dict);
-void gltf1_dict_free(gltf1_dict *dict);
+void gltf1_dict_free(gltf1_ctx *c, gltf1_dict *dict);
 /* Dense index of `id`, or -1. */
 int32_t gltf1_dict_find(const gltf1_dict *dict, const char *id);
 /* Resolves the id string `item` found at `path`: on failure the message is

@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
-#include "load/loaders.h"
 #include "load/gltf1/gltf1_internal.h"
+#include "load/loaders.h"
 
 vs_result gltf1_load_scenes(gltf1_ctx *c)
 {
@@ -68,8 +69,8 @@ static vs_result build_dicts(gltf1_ctx *c)
         if (r != VS_OK) return r;
     }
     uint32_t nb = c->buffers.count ? c->buffers.count : 1;
-    c->buffer_data = calloc(nb, sizeof *c->buffer_data);
-    c->buffer_loaded = calloc(nb, sizeof *c->buffer_loaded);
+    c->buffer_data = mem_calloc(c->io.alloc, nb, sizeof *c->buffer_data);
+    c->buffer_loaded = mem_calloc(c->io.alloc, nb, sizeof *c->buffer_loaded);
     if (!c->buffer_data || !c->buffer_loaded)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: buffers: out of memory", c->src);
@@ -102,6 +103,7 @@ vs_result gltf1_load(vs_asset *asset, const cJSON *root, const uint8_t *bin,
     gltf1_ctx c;
     memset(&c, 0, sizeof c);
     c.asset = asset;
+    c.io = loader_io(asset);
     c.src = asset->source_name;
     c.root = root;
     c.bin = bin;
@@ -112,14 +114,14 @@ vs_result gltf1_load(vs_asset *asset, const cJSON *root, const uint8_t *bin,
     asset->format = VS_FORMAT_GLTF1;
     vs_result r = load_all(&c);
     gltf1_buffers_free(&c);
-    gltf1_dict_free(&c.buffers);
-    gltf1_dict_free(&c.views);
-    gltf1_dict_free(&c.accessors);
-    gltf1_dict_free(&c.materials);
-    gltf1_dict_free(&c.meshes);
-    gltf1_dict_free(&c.nodes);
-    gltf1_dict_free(&c.skins);
-    gltf1_dict_free(&c.animations);
-    gltf1_dict_free(&c.scenes);
+    gltf1_dict_free(&c, &c.buffers);
+    gltf1_dict_free(&c, &c.views);
+    gltf1_dict_free(&c, &c.accessors);
+    gltf1_dict_free(&c, &c.materials);
+    gltf1_dict_free(&c, &c.meshes);
+    gltf1_dict_free(&c, &c.nodes);
+    gltf1_dict_free(&c, &c.skins);
+    gltf1_dict_free(&c, &c.animations);
+    gltf1_dict_free(&c, &c.scenes);
     return r;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/xform.h"
 #include "load/gltf1/gltf1_internal.h"
@@ -145,9 +146,9 @@ static vs_result resolve_joints(gltf1_ctx *c, const file_skin *fs,
                                 uint32_t *joints)
 {
     uint32_t n = c->asset->node_count;
-    bool *seen = calloc(n ? n : 1, sizeof *seen);
-    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-    candidate *cand = malloc((n ? n : 1) * sizeof *cand);
+    bool *seen = mem_calloc(c->io.alloc, n ? n : 1, sizeof *seen);
+    uint32_t *stack = mem_alloc(c->io.alloc, (n ? n : 1) * sizeof *stack);
+    candidate *cand = mem_alloc(c->io.alloc, (n ? n : 1) * sizeof *cand);
     vs_result r = VS_OK;
     if (!seen || !stack || !cand) {
         r = gltf1_fail(c, VS_ERROR_OUT_OF_MEMORY, path, "out of memory");
@@ -180,9 +181,9 @@ static vs_result resolve_joints(gltf1_ctx *c, const file_skin *fs,
         joints[k] = cand[lo].node;
     }
 done:
-    free(seen);
-    free(stack);
-    free(cand);
+    mem_free(c->io.alloc, seen);
+    mem_free(c->io.alloc, stack);
+    mem_free(c->io.alloc, cand);
     return r;
 }
 
@@ -257,8 +258,8 @@ vs_result gltf1_load_skins(gltf1_ctx *c)
         if (cJSON_GetObjectItemCaseSensitive(c->nodes.items[i], "skin"))
             ++users;
     uint32_t nf = c->skins.count;
-    file_skin *files = calloc(nf ? nf : 1, sizeof *files);
-    instance *inst = calloc(users ? users : 1, sizeof *inst);
+    file_skin *files = mem_calloc(c->io.alloc, nf ? nf : 1, sizeof *files);
+    instance *inst = mem_calloc(c->io.alloc, users ? users : 1, sizeof *inst);
     vs_skin *skins = vs_priv_asset_calloc(c->asset, users ? users : 1, sizeof *skins,
                                   c->error, "skins");
     vs_result r = VS_OK;
@@ -274,7 +275,7 @@ vs_result gltf1_load_skins(gltf1_ctx *c)
         c->asset->skin_count = 0;
         if (r == VS_OK) r = instantiate(c, files, skins, inst);
     }
-    free(files);
-    free(inst);
+    mem_free(c->io.alloc, files);
+    mem_free(c->io.alloc, inst);
     return r;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -234,7 +235,7 @@ static vs_result check_expect(gltf2_ctx *c, const parsed *p, const char *where,
 static vs_result sparse_indices(gltf2_ctx *c, const parsed *p,
                                 const char *where, uint32_t **out)
 {
-    *out = malloc((size_t)p->sparse_count * sizeof **out);
+    *out = mem_alloc(c->io.alloc, (size_t)p->sparse_count * sizeof **out);
     if (!*out)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: %s: out of memory", c->src, where);
@@ -242,7 +243,7 @@ static vs_result sparse_indices(gltf2_ctx *c, const parsed *p,
     for (uint32_t i = 0; i < p->sparse_count; ++i) {
         uint32_t v = (*out)[i];
         if (v >= p->desc.count || (i > 0 && v <= (*out)[i - 1])) {
-            free(*out);
+            mem_free(c->io.alloc, *out);
             *out = NULL;
             return FAIL("%s: %s.sparse.indices[%u]: %u is %s", c->src, where,
                         i, v,
@@ -283,20 +284,21 @@ vs_result gltf2_accessor_floats(gltf2_ctx *c, int32_t index, const char *ref,
     gltf_decode_floats(&p.desc, f);
     if (p.sparse_count) {
         uint32_t *idx;
-        float *vals = malloc((size_t)p.sparse_count * n * sizeof *vals);
+        float *vals =
+            mem_alloc(c->io.alloc, (size_t)p.sparse_count * n * sizeof *vals);
         if (!vals)
             return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                              "%s: %s: out of memory", c->src, where);
         if ((r = sparse_indices(c, &p, where, &idx)) != VS_OK) {
-            free(vals);
+            mem_free(c->io.alloc, vals);
             return r;
         }
         gltf_decode_floats(&p.sparse_values, vals);
         for (uint32_t i = 0; i < p.sparse_count; ++i)
             memcpy(f + (size_t)idx[i] * n, vals + (size_t)i * n,
                    n * sizeof *f);
-        free(idx);
-        free(vals);
+        mem_free(c->io.alloc, idx);
+        mem_free(c->io.alloc, vals);
     }
     /* Validator ACCESSOR_INVALID_FLOAT: NaN/infinity is never valid data. */
     for (size_t i = 0; i < (size_t)p.desc.count * n; ++i)
@@ -325,17 +327,18 @@ vs_result gltf2_accessor_uints(gltf2_ctx *c, int32_t index, const char *ref,
         return set_error(c->error, VS_ERROR_LIMIT,
                          "%s: %s: %zu values exceed the memory limit", c->src,
                          where, total);
-    uint32_t *u = malloc(total * sizeof *u);
+    uint32_t *u = mem_alloc(c->io.alloc, total * sizeof *u);
     if (!u)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: %s: out of memory", c->src, where);
     gltf_decode_uints(&p.desc, u);
     if (p.sparse_count) {
         uint32_t *idx;
-        uint32_t *vals = malloc((size_t)p.sparse_count * n * sizeof *vals);
+        uint32_t *vals =
+            mem_alloc(c->io.alloc, (size_t)p.sparse_count * n * sizeof *vals);
         if (!vals || (r = sparse_indices(c, &p, where, &idx)) != VS_OK) {
-            free(vals);
-            free(u);
+            mem_free(c->io.alloc, vals);
+            mem_free(c->io.alloc, u);
             return vals ? r
                         : set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                                     "%s: %s: out of memory", c->src, where);
@@ -344,8 +347,8 @@ vs_result gltf2_accessor_uints(gltf2_ctx *c, int32_t index, const char *ref,
         for (uint32_t i = 0; i < p.sparse_count; ++i)
             memcpy(u + (size_t)idx[i] * n, vals + (size_t)i * n,
                    n * sizeof *u);
-        free(idx);
-        free(vals);
+        mem_free(c->io.alloc, idx);
+        mem_free(c->io.alloc, vals);
     }
     *out = u;
     *count = p.desc.count;
@@ -376,8 +379,9 @@ vs_result gltf2_index_accessors(gltf2_ctx *c)
     vs_result r = json_array(c, c->root, "accessors", "", &c->accessors,
                              &c->accessor_count);
     if (r != VS_OK) return r;
-    c->accessor_items = malloc((c->accessor_count ? c->accessor_count : 1) *
-                               sizeof *c->accessor_items);
+    c->accessor_items =
+        mem_alloc(c->io.alloc, (c->accessor_count ? c->accessor_count : 1) *
+                                   sizeof *c->accessor_items);
     if (!c->accessor_items)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: accessors: out of memory", c->src);
@@ -401,7 +405,7 @@ vs_result gltf2_check_accessors(gltf2_ctx *c)
         if (p.sparse_count) {
             uint32_t *idx;
             if ((r = sparse_indices(c, &p, path, &idx)) != VS_OK) return r;
-            free(idx);
+            mem_free(c->io.alloc, idx);
         }
     }
     return VS_OK;

@@ -7,6 +7,7 @@
 
 #include "asset/anim_names.h"
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
 #define ERR(c) ((c)->error ? (c)->error->code : VS_ERROR_LIMIT)
@@ -182,9 +183,9 @@ static vs_result animation(gltf2_ctx *c, const cJSON *obj, uint32_t i,
         vs_priv_asset_calloc(c->asset, nc, sizeof *ch, c->error, path);
     vs_anim_sampler *sm =
         vs_priv_asset_calloc(c->asset, ns, sizeof *sm, c->error, path);
-    sampler_use *use = calloc(ns, sizeof *use);
+    sampler_use *use = mem_calloc(c->io.alloc, ns, sizeof *use);
     if (!ch || !sm || !use) {
-        free(use);
+        mem_free(c->io.alloc, use);
         return ch && sm ? set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                                     "%s: %s: out of memory", c->src, path)
                         : ERR(c);
@@ -215,7 +216,7 @@ static vs_result animation(gltf2_ctx *c, const cJSON *obj, uint32_t i,
         r = sampler(c, e, sub, &use[k], &sm[k]);
         ++k;
     }
-    free(use);
+    mem_free(c->io.alloc, use);
     clip->channels = ch;
     clip->channel_count = kept;
     clip->samplers = sm;

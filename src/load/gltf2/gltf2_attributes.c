@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
 #define FAIL(...) set_error(c->error, VS_ERROR_INVALID, __VA_ARGS__)
@@ -107,7 +108,7 @@ vs_result gltf2_check_attributes(gltf2_ctx *c, const cJSON *prim,
     size_t n = 0, k = 0;
     const cJSON *t, *a;
     cJSON_ArrayForEach(a, attrs) ++n;
-    const char **names = malloc((n ? n : 1) * sizeof *names);
+    const char **names = mem_alloc(c->io.alloc, (n ? n : 1) * sizeof *names);
     if (!names)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: %s: out of memory", c->src, path);
@@ -133,7 +134,7 @@ vs_result gltf2_check_attributes(gltf2_ctx *c, const cJSON *prim,
         }
         if (r != VS_OK) break;
     }
-    free(names);
+    mem_free(c->io.alloc, names);
     return r;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -92,17 +93,16 @@ static vs_result load_buffer(gltf2_ctx *c, const cJSON *b, uint32_t i,
                        "relative paths)";
         return VS_OK;
     }
-    gltf_bytes bytes;
-    r = gltf_load_uri(c->src, base_dir, uri, uri_path, max,
-                      asset_allow_external_paths(c->asset), &bytes, c->error);
+    r = gltf_load_uri_io(&c->io, c->src, base_dir, uri, uri_path, max,
+                         asset_allow_external_paths(c->asset), &buf->owned,
+                         c->error);
     if (r != VS_OK) return r;
-    buf->owned = bytes.data;
-    buf->data = bytes.data;
-    if (bytes.size != length)
+    buf->data = buf->owned.data;
+    if (buf->owned.size != length)
         return set_error(c->error, VS_ERROR_INVALID,
                          "%s: %s.byteLength: %llu but the data has %zu bytes",
                          c->src, path, (unsigned long long)length,
-                         bytes.size);
+                         buf->owned.size);
     return VS_OK;
 }
 
@@ -173,8 +173,8 @@ vs_result gltf2_load_buffers(gltf2_ctx *c, const uint8_t *bin,
     if ((r = json_array(c, c->root, "buffers", "", &buffers, &nb)) != VS_OK ||
         (r = json_array(c, c->root, "bufferViews", "", &views, &nv)) != VS_OK)
         return r;
-    c->buffers = calloc(nb ? nb : 1, sizeof *c->buffers);
-    c->views = calloc(nv ? nv : 1, sizeof *c->views);
+    c->buffers = mem_calloc(c->io.alloc, nb ? nb : 1, sizeof *c->buffers);
+    c->views = mem_calloc(c->io.alloc, nv ? nv : 1, sizeof *c->views);
     if (!c->buffers || !c->views)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: buffers: out of memory", c->src);
@@ -198,9 +198,9 @@ vs_result gltf2_load_buffers(gltf2_ctx *c, const uint8_t *bin,
 void gltf2_free_buffers(gltf2_ctx *c)
 {
     for (uint32_t i = 0; c->buffers && i < c->buffer_count; ++i)
-        free(c->buffers[i].owned);
-    free(c->buffers);
-    free(c->views);
+        file_bytes_release(&c->io, &c->buffers[i].owned);
+    mem_free(c->io.alloc, c->buffers);
+    mem_free(c->io.alloc, c->views);
     c->buffers = NULL;
     c->views = NULL;
 }

@@ -20,8 +20,8 @@ typedef struct gltf2_buffer {
     const uint8_t *data; /* NULL: no data (placeholder), see missing */
     const char *missing; /* why there is no data */
     bool unsupported;    /* missing because vskin never reads such URIs */
-    size_t size;    /* byteLength */
-    uint8_t *owned; /* malloc'd bytes (data: URI or file), else NULL */
+    size_t size;         /* byteLength */
+    gltf_bytes owned; /* bytes of a data: URI or file, given back at the end */
 } gltf2_buffer;
 
 typedef struct gltf2_view {
@@ -33,6 +33,7 @@ typedef struct gltf2_view {
 
 typedef struct gltf2_ctx {
     vs_asset *asset;
+    load_io io; /* the asset's allocator (temporaries) and file reader */
     const cJSON *root;
     const char *src; /* asset->source_name */
     vs_error *error;
@@ -129,7 +130,7 @@ typedef struct gltf2_expect {
 vs_result gltf2_accessor_floats(gltf2_ctx *c, int32_t index, const char *ref,
                                 const gltf2_expect *expect, float **out,
                                 uint32_t *count, uint32_t *components);
-/* Same, to uint32 in a malloc'd array the caller frees. */
+/* Same, to uint32 in an array the caller frees (mem_free(c->io.alloc)). */
 vs_result gltf2_accessor_uints(gltf2_ctx *c, int32_t index, const char *ref,
                                const gltf2_expect *expect, uint32_t **out,
                                uint32_t *count, uint32_t *components);

@@ -145,7 +145,10 @@ static uint32_t array_size(const cJSON *root, const char *key)
 vs_result gltf2_load(vs_asset *asset, const cJSON *root, const uint8_t *bin,
                      size_t bin_size, const char *base_dir, vs_error *error)
 {
-    gltf2_ctx c = {.asset = asset, .root = root, .src = asset->source_name,
+    gltf2_ctx c = {.asset = asset,
+                   .io = loader_io(asset),
+                   .root = root,
+                   .src = asset->source_name,
                    .error = error};
     asset->format = VS_FORMAT_GLTF2;
     vs_result r;

@@ -6,14 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "load/gltf2/gltf2_internal.h"
 
 vs_result marks_alloc(gltf2_ctx *c)
 {
     size_t n = c->node_count ? c->node_count : 1;
-    c->mark_stamp = calloc(n, sizeof *c->mark_stamp);
-    c->mark_bits = calloc(n, sizeof *c->mark_bits);
+    c->mark_stamp = mem_calloc(c->io.alloc, n, sizeof *c->mark_stamp);
+    c->mark_bits = mem_calloc(c->io.alloc, n, sizeof *c->mark_bits);
     c->mark_current = 0;
     if (!c->mark_stamp || !c->mark_bits)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
@@ -45,9 +46,9 @@ bool marks_test_set(gltf2_ctx *c, uint32_t node, uint8_t bit)
 void gltf2_ctx_free(gltf2_ctx *c)
 {
     gltf2_free_buffers(c);
-    free(c->mark_stamp);
-    free(c->mark_bits);
-    free(c->accessor_items);
+    mem_free(c->io.alloc, c->mark_stamp);
+    mem_free(c->io.alloc, c->mark_bits);
+    mem_free(c->io.alloc, c->accessor_items);
     c->mark_stamp = NULL;
     c->mark_bits = NULL;
     c->accessor_items = NULL;

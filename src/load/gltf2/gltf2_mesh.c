@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
 #define CT_U8 GLTF2_CT(GLTF_UNSIGNED_BYTE)
@@ -92,7 +93,7 @@ static vs_result skin_set(gltf2_ctx *c, const char *path, uint32_t s,
     for (size_t v = 0; v < nv; ++v)
         for (uint32_t k = 0; k < 4; ++k)
             joints[v * inf + s * 4 + k] = (uint16_t)u[v * 4 + k];
-    free(u);
+    mem_free(c->io.alloc, u);
     float *w;
     path_fmt(ref, "%s.WEIGHTS_%u", path, s);
     if ((r = gltf2_accessor_floats(c, wi, ref, &ew, &w, &n, NULL)) != VS_OK)
@@ -130,7 +131,7 @@ static vs_result skin_sets(gltf2_ctx *c, const cJSON *attrs, const char *path,
     }
     uint32_t sets = nj;
     if (!sets) return VS_OK;
-    int32_t *ji = malloc(2 * (size_t)sets * sizeof *ji);
+    int32_t *ji = mem_alloc(c->io.alloc, 2 * (size_t)sets * sizeof *ji);
     if (!ji)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: %s: out of memory", c->src, path);
@@ -151,7 +152,7 @@ static vs_result skin_sets(gltf2_ctx *c, const cJSON *attrs, const char *path,
     vs_result r = joints && (sets == 1 || weights) ? VS_OK : ERR(c);
     for (uint32_t s = 0; r == VS_OK && s < sets; ++s)
         r = skin_set(c, path, s, ji[s], wi[s], sets, p, joints, &weights);
-    free(ji);
+    mem_free(c->io.alloc, ji);
     if (r != VS_OK) return r;
     p->influence_count = inf;
     p->joints = joints;
@@ -182,7 +183,7 @@ static vs_result indices(gltf2_ctx *c, const cJSON *obj, const char *path,
     for (uint32_t i = 0; i < n; ++i)
         if (u[i] >= p->vertex_count || u[i] == restart) {
             uint32_t bad = u[i];
-            free(u);
+            mem_free(c->io.alloc, u);
             return set_error(c->error, VS_ERROR_INVALID,
                              "%s: %s: accessor %d: index %u is %u but there "
                              "are %u vertices",
@@ -190,7 +191,7 @@ static vs_result indices(gltf2_ctx *c, const cJSON *obj, const char *path,
         }
     uint32_t *copy = vs_priv_asset_calloc(c->asset, n, sizeof *copy, c->error, ref);
     if (copy) memcpy(copy, u, (size_t)n * sizeof *u);
-    free(u);
+    mem_free(c->io.alloc, u);
     if (!copy) return ERR(c);
     p->indices = copy;
     p->index_count = n;

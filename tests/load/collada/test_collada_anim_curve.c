@@ -85,7 +85,7 @@ static void with_curve(const char *times, const char *values, int m,
     fx_init(&f, "curve.dae", 1, ids);
     vs_error err = {0};
     collada_ctx cc = {.asset = f.asset, .error = &err, .src = "curve.dae"};
-    arena_init(&cc.tmp, 0);
+    arena_init(&cc.tmp, 0, NULL);
     anim_ctx ctx = {.c = &cc, .stacks = f.stacks};
     anim_curve c;
     xmlDoc *doc;

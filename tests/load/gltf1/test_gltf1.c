@@ -204,7 +204,7 @@ static uint8_t *make_binary_gltf(const char *path, size_t cut, size_t *out_size)
         const char *data = strstr(uri, "base64,") + 7;
         uint8_t *bytes;
         size_t n, offset;
-        CHECK(base64_decode(data, strlen(data), &bytes, &n));
+        CHECK(base64_decode(NULL, data, strlen(data), &bytes, &n) == VS_OK);
         body = append(body, &body_size, bytes, n, &offset);
         free(bytes);
         for (cJSON *v = views->child; v; v = v->next) {

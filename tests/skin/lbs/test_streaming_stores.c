@@ -54,7 +54,7 @@ static void big_jobs_stream_the_same_bits(void)
     unsigned char *a = malloc((size_t)N * 24 + 64);
     unsigned char *b = malloc((size_t)N * 24 + 64);
     vs_context *ctx = NULL;
-    const vs_context_options two = {2};
+    const vs_context_options two = {.thread_count = 2};
     CHECK(vs_context_create(&two, &ctx, NULL) == VS_OK);
     if (!jm || !joints || !weights || !in || !a || !b || !ctx) goto done;
     for (int j = 0; j < JOINTS; ++j) {
