@@ -47,8 +47,16 @@ static inline cli_result cli_run(const char *args)
     /* Per process: CTest runs test executables in parallel. */
     snprintf(err_path, sizeof err_path, "%s/cli_stderr_%ld.txt", VS_TEST_TMP,
              (long)getpid());
-    snprintf(command, sizeof command, "'%s' %s 2>'%s'", VS_CLI_PATH, args,
-             err_path);
+    /* Under scripts/test-cpus.sh the test runs on an emulated CPU; the CLI
+     * runs on the same one, so that results compared with the test's own
+     * (which take that CPU's kernel) come from the same kernel. */
+    const char *cpu = getenv("VS_EMULATED_CPU");
+    if (cpu && cpu[0])
+        snprintf(command, sizeof command, "qemu-x86_64 -cpu '%s' '%s' %s 2>'%s'",
+                 cpu, VS_CLI_PATH, args, err_path);
+    else
+        snprintf(command, sizeof command, "'%s' %s 2>'%s'", VS_CLI_PATH, args,
+                 err_path);
     FILE *p = popen(command, "r");
     if (!p) return r;
     size_t cap = 4096, len = 0, got;
