@@ -127,17 +127,17 @@ static int run(const pose_args *args)
     if (!cli_load("pose", &args->common, &asset)) return 1;
     int32_t clip;
     int status = 1;
-    pose_session session = {0};
+    pose_run batch = {0};
     if (cli_select_clip("pose", asset, &args->common, &clip) &&
-        pose_session_init(&session, asset, args->joints)) {
-        session.space = args->space;
-        session.method = args->method;
+        pose_run_init(&batch, asset, args->joints)) {
+        batch.space = args->space;
+        batch.method = args->method;
         status = 0;
         for (size_t t = 0; t < time_count && status == 0; ++t)
-            status = pose_session_emit(&session, clip, times[t], &args->common,
-                                       args->out, format, time_count > 1);
+            status = pose_run_emit(&batch, clip, times[t], &args->common,
+                                   args->out, format, time_count > 1);
     }
-    pose_session_free(&session);
+    pose_run_free(&batch);
     vs_asset_free(asset);
     return status;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The two halves of `vskin pose` after option parsing: output naming
- * (pose_paths.c) and posing + writing one time (pose_session.c). */
+ * (pose_paths.c) and posing + writing one time (pose_run.c). */
 #ifndef VS_TOOLS_POSE_OUTPUT_H
 #define VS_TOOLS_POSE_OUTPUT_H
 
@@ -22,21 +22,20 @@ bool outputs_spare_input(const char *cmd, const char *out,
                          const char *input);
 
 /* What every time of one run shares. */
-typedef struct pose_session {
+typedef struct pose_run {
     const vs_asset *asset;
     vs_pose *pose;
     bool joints;           /* --joints */
     vs_skin_space space;   /* --space */
     vs_skin_method method; /* --method */
-} pose_session;
+} pose_run;
 
-bool pose_session_init(pose_session *session, const vs_asset *asset,
-                       bool joints);
+bool pose_run_init(pose_run *run, const vs_asset *asset, bool joints);
 /* Poses at `time` and writes the file(s) for it, or prints the summary when
  * out is NULL. Returns the exit status (0 on success). */
-int pose_session_emit(pose_session *session, int32_t clip, float time,
-                      const cli_options *opts, const char *out,
-                      vs_posed_format format, bool several);
-void pose_session_free(pose_session *session);
+int pose_run_emit(pose_run *run, int32_t clip, float time,
+                  const cli_options *opts, const char *out,
+                  vs_posed_format format, bool several);
+void pose_run_free(pose_run *run);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "pose_output.h"
 
-bool pose_session_init(pose_session *s, const vs_asset *asset, bool joints)
+bool pose_run_init(pose_run *s, const vs_asset *asset, bool joints)
 {
     vs_error error = {0};
     s->asset = asset;
@@ -20,7 +20,7 @@ bool pose_session_init(pose_session *s, const vs_asset *asset, bool joints)
     return true;
 }
 
-static vs_result pose_at(pose_session *s, int32_t clip, float time,
+static vs_result pose_at(pose_run *s, int32_t clip, float time,
                          const cli_options *opts, vs_posed_scene **out,
                          vs_error *error)
 {
@@ -41,7 +41,7 @@ static vs_result pose_at(pose_session *s, int32_t clip, float time,
     return vs_posed_scene_create(s->pose, &options, out, error);
 }
 
-static void print_summary(const pose_session *s, const vs_posed_scene *scene)
+static void print_summary(const pose_run *s, const vs_posed_scene *scene)
 {
     if (scene->clip >= 0)
         printf("t = %.9g (clip %d \"%s\")\n", (double)scene->time, scene->clip,
@@ -105,9 +105,9 @@ static vs_result write_outputs(const vs_posed_scene *scene, const char *out,
     return r;
 }
 
-int pose_session_emit(pose_session *s, int32_t clip, float time,
-                      const cli_options *opts, const char *out,
-                      vs_posed_format format, bool several)
+int pose_run_emit(pose_run *s, int32_t clip, float time,
+                  const cli_options *opts, const char *out,
+                  vs_posed_format format, bool several)
 {
     vs_error error = {0};
     vs_posed_scene *scene = NULL;
@@ -126,7 +126,7 @@ int pose_session_emit(pose_session *s, int32_t clip, float time,
     return status;
 }
 
-void pose_session_free(pose_session *s)
+void pose_run_free(pose_run *s)
 {
     vs_pose_free(s->pose);
 }
