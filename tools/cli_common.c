@@ -13,12 +13,21 @@
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
+    /* Messages quote names and paths from files: escaped as one piece, as a
+     * message is one line of its own. */
+    char message[1024], shown[2048];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "vskin %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    vs_escape_text(shown, sizeof shown, message);
+    fprintf(stderr, "vskin %s: %s\n", cmd, shown);
+}
+
+const char *cli_text_(char *buf, size_t size, const char *text)
+{
+    vs_escape_text(buf, size, text);
+    return buf;
 }
 
 bool cli_is_help(const char *arg)

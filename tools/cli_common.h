@@ -26,12 +26,19 @@ typedef struct cli_options {
     bool raw_weights; /* --raw-weights: no weight normalization */
 } cli_options;
 
-/* Prints "vskin CMD: message" to stderr. */
+/* Prints "vskin CMD: message" to stderr, the message escaped as
+ * vs_escape_text does (it quotes names from files). */
 void cli_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A name from a file, escaped (vs_escape_text) for printing, in a buffer
+ * that lives until the end of the enclosing block; long names are cut. */
+#define CLI_TEXT_MAX 512
+#define CLI_TEXT(s) cli_text_((char[CLI_TEXT_MAX]){0}, CLI_TEXT_MAX, (s))
+const char *cli_text_(char *buf, size_t size, const char *text);
 
 bool cli_is_help(const char *arg);
 /* True when path ends in ext (".glb"), in any case. */

@@ -216,8 +216,9 @@ static vs_result bake_static(const vs_asset *asset, const bake_args *a,
     if (r == VS_OK)
         printf("wrote %s (%u mesh instances posed at t=%g%s%s)\n", a->out,
                asset->instance_count, time, clip >= 0 ? " of clip " : "",
-               clip >= 0 ? (asset->clips[clip].name[0] ? asset->clips[clip].name
-                                                       : "0")
+               clip >= 0 ? (asset->clips[clip].name[0]
+                                ? CLI_TEXT(asset->clips[clip].name)
+                                : "0")
                          : "");
     vs_pose_free(pose);
     return r;

@@ -20,7 +20,7 @@ static void usage(FILE *out)
             "vertices\n(M rounded up to whole rings), each vertex on its K "
             "nearest joints\n(weights summing to 1), and a clip \"bend\" "
             "(2 s) that bends the chain.\n\n"
-            "  --joints N       1..65535 (default 16)\n"
+            "  --joints N       1..1001 (default 16)\n"
             "  --vertices M     1..67108864 (default 1024)\n"
             "  --influences K   1..8 (default 4)\n"
             "  --segments S     vertices per ring, 3..1024 (default 16)\n"

@@ -99,7 +99,7 @@ static void print_joint(const vs_asset *asset, const vs_skin *skin,
     char buf[32];
     uint32_t node = skin->joints[j];
     printf("    %*s%s (joint %d, node %u)\n", 2 * depth, "",
-           vs_node_label(asset, node, buf, sizeof buf), j, node);
+           CLI_TEXT(vs_node_label(asset, node, buf, sizeof buf)), j, node);
     for (int32_t c = first[j]; c >= 0; c = next[c])
         print_joint(asset, skin, first, next, c, depth + 1);
 }
@@ -108,7 +108,7 @@ static bool print_skin(const vs_asset *asset, uint32_t s)
 {
     const vs_skin *skin = &asset->skins[s];
     printf("  skin %u \"%s\": %u joint%s, inverse bind matrices: %s\n", s,
-           skin->name ? skin->name : "", skin->joint_count,
+           CLI_TEXT(skin->name), skin->joint_count,
            skin->joint_count == 1 ? "" : "s", info_ibm_state(skin));
     int32_t *parents = info_joint_parents(asset, skin);
     int32_t *first = malloc((skin->joint_count + 1) * sizeof *first);
@@ -139,7 +139,7 @@ static void print_meshes(const vs_asset *asset)
     for (uint32_t m = 0; m < asset->mesh_count; ++m) {
         const vs_mesh *mesh = &asset->meshes[m];
         printf("  mesh %u \"%s\": %u primitive%s\n", m,
-               mesh->name ? mesh->name : "", mesh->primitive_count,
+               CLI_TEXT(mesh->name), mesh->primitive_count,
                mesh->primitive_count == 1 ? "" : "s");
         for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
             const vs_primitive *prim = &mesh->primitives[p];
@@ -157,15 +157,16 @@ static void print_meshes(const vs_asset *asset)
 static bool print_text(const vs_asset *asset)
 {
     printf("file: %s\nformat: %s\ngenerator: %s\nup axis: %s, unit: %g m\n",
-           asset->source_name, info_format_name(asset->format),
-           asset->generator && asset->generator[0] ? asset->generator
-                                                   : "(none)",
+           CLI_TEXT(asset->source_name), info_format_name(asset->format),
+           asset->generator && asset->generator[0]
+               ? CLI_TEXT(asset->generator)
+               : "(none)",
            info_up_axis_name(asset->up_axis), (double)asset->unit_meters);
     printf("scenes: %u (default %d)\n", asset->scene_count,
            asset->default_scene);
     for (uint32_t s = 0; s < asset->scene_count; ++s)
         printf("  scene %u \"%s\": %u root node%s\n", s,
-               asset->scenes[s].name ? asset->scenes[s].name : "",
+               CLI_TEXT(asset->scenes[s].name),
                asset->scenes[s].node_count,
                asset->scenes[s].node_count == 1 ? "" : "s");
     printf("nodes: %u, mesh instances: %u\n", asset->node_count,
@@ -178,7 +179,7 @@ static bool print_text(const vs_asset *asset)
     for (uint32_t c = 0; c < asset->clip_count; ++c) {
         const vs_clip *clip = &asset->clips[c];
         printf("  clip %u \"%s\": %g .. %g s (duration %g s), %u channel%s\n",
-               c, clip->name ? clip->name : "", (double)clip->start,
+               c, CLI_TEXT(clip->name), (double)clip->start,
                (double)clip->end, (double)(clip->end - clip->start),
                clip->channel_count, clip->channel_count == 1 ? "" : "s");
     }

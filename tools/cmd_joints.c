@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli_common.h"
+#include "cli_json.h"
 #include "commands.h"
 
 static void usage(FILE *out)
@@ -128,10 +129,13 @@ static void add_json_frame(cJSON *frames, const vs_pose *pose,
 }
 
 /* Beside and renamed (vs_write_bytes): a failed write leaves an existing
- * OUT whole. */
+ * OUT whole. Prints why it failed. */
 static bool write_all(const char *path, const void *data, size_t size)
 {
-    return vs_write_bytes(data, size, path, NULL) == VS_OK;
+    vs_error err;
+    if (vs_write_bytes(data, size, path, &err) == VS_OK) return true;
+    cli_error("joints", "%s", err.message);
+    return false;
 }
 
 /* The texture is little-endian float32; on a big-endian host the bytes of
@@ -157,6 +161,7 @@ static int emit(const joints_args *args, const vs_asset *asset, int32_t clip)
     bool texture = args->format && strcmp(args->format, "texture") == 0;
     size_t per_frame = (size_t)16 * skin->joint_count;
     float *mats = malloc(sizeof(float) * per_frame * count);
+    cli_json_begin();
     cJSON *root = cJSON_CreateObject();
     vs_pose *pose = NULL;
     vs_error err;
@@ -194,24 +199,24 @@ static int emit(const joints_args *args, const vs_asset *asset, int32_t clip)
     }
     if (texture) {
         to_little_endian(mats, per_frame * count);
-        if (!write_all(args->out, mats, sizeof(float) * per_frame * count)) {
-            cli_error("joints", "%s: cannot write", args->out);
+        if (!write_all(args->out, mats, sizeof(float) * per_frame * count))
             goto done;
-        }
     } else {
-        char *text = cJSON_Print(root);
+        char *text = cli_json_print(root);
         if (!text) {
-            cli_error("joints", "out of memory");
+            cli_error("joints", "out of memory building the JSON output");
             goto done;
         }
-        bool ok = args->out ? write_all(args->out, text, strlen(text))
-                            : fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF;
+        bool ok;
+        if (args->out) {
+            ok = write_all(args->out, text, strlen(text));
+        } else {
+            ok = fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF &&
+                 fflush(stdout) == 0;
+            if (!ok) cli_error("joints", "stdout: cannot write");
+        }
         cJSON_free(text);
-        if (!ok) {
-            cli_error("joints", "%s: cannot write",
-                      args->out ? args->out : "stdout");
-            goto done;
-        }
+        if (!ok) goto done;
     }
     status = 0;
 done:

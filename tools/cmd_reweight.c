@@ -145,7 +145,7 @@ static bool write_and_report(const reweight_args *a, const vs_asset *src,
     if (clip >= 0)
         printf("max position error: %g (clip %d \"%s\" at t=%g s; rest pose "
                "and %u clips sampled at %g Hz)\n",
-               (double)err, clip, src->clips[clip].name, (double)t,
+               (double)err, clip, CLI_TEXT(src->clips[clip].name), (double)t,
                src->clip_count, (double)(a->rate > 0 ? a->rate : 30));
     else
         printf("max position error: %g (rest pose; rest pose and %u clips "

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_json.h"
 #include "commands.h"
 #include "vskin/vskin_tools.h"
 
@@ -43,17 +44,20 @@ static void print_text(const vs_validation_report *r)
 {
     for (uint32_t i = 0; i < r->issue_count; ++i) {
         const vs_validation_issue *is = &r->issues[i];
-        printf("%s: %s %s %s: %s\n", r->source_name,
+        printf("%s: %s %s %s: %s\n", CLI_TEXT(r->source_name),
                vs_severity_string(is->severity), is->code,
-               is->pointer[0] ? is->pointer : "/", is->message);
+               is->pointer[0] ? CLI_TEXT(is->pointer) : "/",
+               CLI_TEXT(is->message));
     }
-    printf("%s: %u errors, %u warnings, %u infos, %u hints%s\n", r->source_name,
+    printf("%s: %u errors, %u warnings, %u infos, %u hints%s\n",
+           CLI_TEXT(r->source_name),
            r->counts[0], r->counts[1], r->counts[2], r->counts[3],
            r->loaded ? "" : " (vskin cannot load it)");
 }
 
 static bool print_json(const vs_validation_report *r)
 {
+    cli_json_begin();
     cJSON *root = cJSON_CreateObject(), *issues = cJSON_CreateArray();
     bool ok = root && issues;
     if (ok) {
@@ -77,11 +81,11 @@ static bool print_json(const vs_validation_report *r)
              cJSON_AddStringToObject(o, "message", is->message);
         if (o) cJSON_AddItemToArray(issues, o);
     }
-    char *text = ok ? cJSON_Print(root) : NULL;
-    if (text) puts(text);
-    free(text);
+    char *text = cli_json_print(ok ? root : NULL);
+    bool printed = text && puts(text) >= 0 && fflush(stdout) == 0;
+    cJSON_free(text);
     cJSON_Delete(root);
-    return text != NULL;
+    return printed;
 }
 
 int cmd_validate(int argc, char **argv)

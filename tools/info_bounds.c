@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cli_common.h"
+#include "cli_json.h"
 #include "info.h"
 
 typedef struct bounds_sample {
@@ -39,6 +40,7 @@ static cJSON *box_json(const float b[6])
 static bool print_json(const vs_asset *asset, int32_t clip, float fps,
                        const bounds_sample *s, uint32_t n)
 {
+    cli_json_begin();
     cJSON *root = cJSON_CreateObject();
     if (!root) return false;
     cJSON_AddStringToObject(root, "file", asset->source_name);
@@ -55,22 +57,22 @@ static bool print_json(const vs_asset *asset, int32_t clip, float fps,
             cJSON_AddItemToObject(e, "exact", box_json(s[i].exact));
         cJSON_AddItemToArray(list, e);
     }
-    char *text = cJSON_Print(root);
+    char *text = cli_json_print(root);
     cJSON_Delete(root);
-    if (!text) return false;
-    puts(text);
-    free(text);
-    return true;
+    bool printed = text && puts(text) >= 0 && fflush(stdout) == 0;
+    cJSON_free(text);
+    return printed;
 }
 
 static void print_text(const vs_asset *asset, int32_t clip, float fps,
                        const bounds_sample *s, uint32_t n)
 {
     if (clip >= 0)
-        printf("bounds of %s, clip %d \"%s\" at %g fps\n", asset->source_name,
-               clip, asset->clips[clip].name, (double)fps);
+        printf("bounds of %s, clip %d \"%s\" at %g fps\n",
+               CLI_TEXT(asset->source_name), clip,
+               CLI_TEXT(asset->clips[clip].name), (double)fps);
     else
-        printf("bounds of %s, rest pose\n", asset->source_name);
+        printf("bounds of %s, rest pose\n", CLI_TEXT(asset->source_name));
     printf("fast = joint matrices x per-joint bind boxes; exact = skinned "
            "vertices\n");
     for (uint32_t i = 0; i < n; ++i) {

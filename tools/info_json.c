@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli_common.h"
+#include "cli_json.h"
 #include "info.h"
 
 /* A JSON number that prints as the shortest decimal reading back as
@@ -178,11 +179,11 @@ static bool build(cJSON *root, const vs_asset *asset)
 
 bool info_print_json(const vs_asset *asset)
 {
+    cli_json_begin();
     cJSON *root = cJSON_CreateObject();
-    char *text = NULL;
-    bool ok = root && build(root, asset) && (text = cJSON_Print(root));
+    char *text = cli_json_print(root && build(root, asset) ? root : NULL);
     cJSON_Delete(root);
-    if (ok) puts(text);
+    bool printed = text && puts(text) >= 0 && fflush(stdout) == 0;
     cJSON_free(text);
-    return ok;
+    return printed;
 }

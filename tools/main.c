@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "commands.h"
 #include "vskin/vskin.h"
 
@@ -39,6 +40,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cli_json_watch();
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -45,7 +45,7 @@ static void print_summary(const pose_run *s, const vs_posed_scene *scene)
 {
     if (scene->clip >= 0)
         printf("t = %.9g (clip %d \"%s\")\n", (double)scene->time, scene->clip,
-               scene->clip_name);
+               CLI_TEXT(scene->clip_name));
     else
         printf("t = %.9g (rest pose: no clip)\n", (double)scene->time);
     for (uint32_t i = 0; i < scene->object_count; ++i) {
@@ -59,7 +59,8 @@ static void print_summary(const pose_run *s, const vs_posed_scene *scene)
                     lo[c] = count == 0 || x < lo[c] ? x : lo[c];
                     hi[c] = count == 0 || x > hi[c] ? x : hi[c];
                 }
-        printf("  %s: %llu vertices", obj->name, (unsigned long long)count);
+        printf("  %s: %llu vertices", CLI_TEXT(obj->name),
+               (unsigned long long)count);
         if (count > 0)
             printf(", min (%.9g %.9g %.9g), max (%.9g %.9g %.9g)",
                    (double)lo[0], (double)lo[1], (double)lo[2], (double)hi[0],
@@ -69,7 +70,7 @@ static void print_summary(const pose_run *s, const vs_posed_scene *scene)
     for (uint32_t k = 0; s->joints && k < scene->skin_count; ++k)
         for (uint32_t j = 0; j < scene->skins[k].joint_count; ++j) {
             const vs_posed_joint *pj = &scene->skins[k].joints[j];
-            printf("  skin %u joint %s: (%.9g %.9g %.9g)\n", k, pj->name,
+            printf("  skin %u joint %s: (%.9g %.9g %.9g)\n", k, CLI_TEXT(pj->name),
                    (double)pj->world_position[0], (double)pj->world_position[1],
                    (double)pj->world_position[2]);
         }

@@ -312,6 +312,20 @@ vs_posed_format vs_posed_format_of(const char *path);
 const char *vs_node_label(const vs_asset *asset, uint32_t node, char *buf,
                           size_t size);
 
+/** Copies `text` (NULL: "") into `out` (`size` bytes, always NUL-terminated
+ * when size > 0) with every byte that could change how a line-based text
+ * file or a terminal reads it written as the four characters \xHH: ASCII
+ * and C1 control characters, DEL, the backslash itself, and bytes that are
+ * not valid UTF-8. Valid UTF-8 otherwise passes unchanged. The writers of
+ * OBJ and PLY apply it to every name they write, and the CLI to every name
+ * it prints. When out is too small the result stops at the last whole
+ * character or escape that fits.
+ *
+ * Returns the length of the whole escaped text (without the NUL), as
+ * snprintf does: the result was truncated when it is >= size. Thread-safe;
+ * no allocation. */
+size_t vs_escape_text(char *out, size_t size, const char *text);
+
 /** Poses every mesh instance of the pose's asset (instance order, each
  * mesh's primitives in order) with vs_pose_mesh_primitive, plus the joints
  * when asked, into a new scene for vs_write_posed_scene or the caller's own
@@ -485,7 +499,9 @@ vs_result vs_bake_vat_write(const vs_asset *asset, uint32_t clip,
  * rings). Valid glTF 2.0 (JOINTS_0/WEIGHTS_0, plus _1 above 4 influences;
  * unsigned byte joints up to 256 joints, else unsigned short). */
 typedef struct vs_synthetic_tube_desc {
-    uint32_t joint_count;     /**< 1 .. 65535 */
+    /** 1 .. 1001: joint k of the chain is k levels below the root, and the
+     * loaders' default vs_limits.max_depth is 1,000 levels. */
+    uint32_t joint_count;
     uint32_t vertex_count;    /**< >= 1; rounded up to whole rings */
     uint32_t influence_count; /**< 1 .. 8 */
     uint32_t segments;        /**< vertices per ring; 0 = 16; 3 .. 1024 */

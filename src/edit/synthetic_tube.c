@@ -49,14 +49,21 @@ uint32_t vs_synthetic_tube_vertex_count(const vs_synthetic_tube_desc *d)
     return rings * s;
 }
 
+/* Joint k of the chain is k levels below the root: the longest chain the
+ * loaders' default depth limit (vs_limits.max_depth, 1,000 levels) admits,
+ * so that whatever the generator writes, vskin loads. */
+#define TUBE_MAX_JOINTS 1001u
+
 static vs_result check(const vs_synthetic_tube_desc *d, vs_error *error)
 {
     if (!d)
         return set_error(error, VS_ERROR_ARGUMENT, "synthetic tube: no desc");
-    if (d->joint_count < 1 || d->joint_count > 65535)
+    if (d->joint_count < 1 || d->joint_count > TUBE_MAX_JOINTS)
         return set_error(error, VS_ERROR_ARGUMENT,
-                         "synthetic tube: joint_count %u outside 1..65535",
-                         d->joint_count);
+                         "synthetic tube: joint_count %u outside 1..%u (the "
+                         "chain would be deeper than the loaders' default "
+                         "limit of 1000 levels)",
+                         d->joint_count, TUBE_MAX_JOINTS);
     if (d->influence_count < 1 || d->influence_count > 8)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "synthetic tube: influence_count %u outside 1..8",

@@ -4,6 +4,7 @@
  * and count every `v` (and separately every `vn`) written before them in the
  * file, so they run on across objects and primitives. */
 #include "write/mesh_writers.h"
+#include "write/text_escape.h"
 #include "write/write_file.h"
 
 /* OBJ's index of the element's vertex ("v" and, with normals, "v//vn"). */
@@ -76,16 +77,21 @@ vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
     vs_result r = out_file_open(&out, path, error);
     if (r != VS_OK) return r;
     FILE *f = out.f;
-    fprintf(f, "# vskin %s: %s, ", VS_VERSION_STRING, scene->source);
-    if (scene->clip >= 0)
-        fprintf(f, "clip %d \"%s\", t = %.9g\n", scene->clip, scene->clip_name,
-                (double)scene->time);
-    else
-        fprintf(f, "rest pose\n");
+    fprintf(f, "# vskin %s: ", VS_VERSION_STRING);
+    text_put_escaped(f, scene->source);
+    if (scene->clip >= 0) {
+        fprintf(f, ", clip %d \"", scene->clip);
+        text_put_escaped(f, scene->clip_name);
+        fprintf(f, "\", t = %.9g\n", (double)scene->time);
+    } else {
+        fprintf(f, ", rest pose\n");
+    }
     uint64_t v_base = 0, vn_base = 0;
     for (uint32_t o = 0; o < scene->object_count; ++o) {
         const posed_object *obj = &scene->objects[o];
-        fprintf(f, "o %s\n", obj->name);
+        fputs("o ", f);
+        text_put_escaped(f, obj->name);
+        fputc('\n', f);
         for (uint32_t p = 0; p < obj->primitive_count; ++p) {
             const vs_posed_primitive *posed = &obj->posed[p];
             const float *v = posed->positions;

@@ -3,6 +3,7 @@
  * element counts up front, so faces are counted before anything is written.
  * PLY has one vertex list, so face indices are 0-based over all objects. */
 #include "write/mesh_writers.h"
+#include "write/text_escape.h"
 #include "write/write_file.h"
 
 /* Normals are a property of the whole vertex element: written only when
@@ -18,13 +19,15 @@ static bool all_have_normals(const posed_scene *scene)
 static void write_header(FILE *f, const posed_scene *scene, bool normals,
                          uint64_t vertices, uint64_t faces)
 {
-    fprintf(f, "ply\nformat ascii 1.0\ncomment vskin %s: %s, ",
-            VS_VERSION_STRING, scene->source);
-    if (scene->clip >= 0)
-        fprintf(f, "clip %d \"%s\", t = %.9g\n", scene->clip, scene->clip_name,
-                (double)scene->time);
-    else
-        fprintf(f, "rest pose\n");
+    fprintf(f, "ply\nformat ascii 1.0\ncomment vskin %s: ", VS_VERSION_STRING);
+    text_put_escaped(f, scene->source);
+    if (scene->clip >= 0) {
+        fprintf(f, ", clip %d \"", scene->clip);
+        text_put_escaped(f, scene->clip_name);
+        fprintf(f, "\", t = %.9g\n", (double)scene->time);
+    } else {
+        fprintf(f, ", rest pose\n");
+    }
     uint64_t first = 0;
     for (uint32_t o = 0; o < scene->object_count; ++o) {
         const posed_object *obj = &scene->objects[o];
@@ -32,14 +35,19 @@ static void write_header(FILE *f, const posed_scene *scene, bool normals,
         for (uint32_t p = 0; p < obj->primitive_count; ++p) {
             count += obj->posed[p].vertex_count;
             if (primitive_triangle_count(&obj->primitives[p]) == 0 &&
-                primitive_element_count(&obj->primitives[p]) > 0)
+                primitive_element_count(&obj->primitives[p]) > 0) {
+                fputs("comment object ", f);
+                text_put_escaped(f, obj->name);
                 fprintf(f,
-                        "comment object %s primitive %u: points/lines "
-                        "skipped (PLY has no such element)\n",
-                        obj->name, p);
+                        " primitive %u: points/lines skipped (PLY has no "
+                        "such element)\n",
+                        p);
+            }
         }
-        fprintf(f, "comment object %s node %u: %llu vertices from %llu\n",
-                obj->name, obj->node, (unsigned long long)count,
+        fputs("comment object ", f);
+        text_put_escaped(f, obj->name);
+        fprintf(f, " node %u: %llu vertices from %llu\n", obj->node,
+                (unsigned long long)count,
                 (unsigned long long)first);
         first += count;
     }

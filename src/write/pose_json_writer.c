@@ -106,9 +106,14 @@ static bool build(cJSON *root, const posed_scene *scene, bool include_objects)
     } else if (!cJSON_AddNullToObject(root, "clip")) {
         return false;
     }
+    /* Adding under a key copies the key, which can fail: the item is then
+     * not in the tree and would be missing from the file. */
     cJSON *time = json_float(scene->time);
     if (!time) return false;
-    cJSON_AddItemToObject(root, "time", time);
+    if (!cJSON_AddItemToObject(root, "time", time)) {
+        cJSON_Delete(time);
+        return false;
+    }
     if (include_objects && !add_objects(root, scene)) return false;
     if (scene->skins) {
         cJSON *skins = cJSON_AddArrayToObject(root, "skins");

@@ -90,6 +90,8 @@ static void test_sizes_and_influences(void)
     check_tube(3, 500, 8); /* fewer joints than influences */
     check_tube(200, 4000, 8);
     check_tube(300, 2000, 2); /* unsigned short joints */
+    /* The longest chain: what the generator writes, the loader reads. */
+    check_tube(1001, 2000, 4);
 }
 
 static void test_refusals(void)
@@ -99,6 +101,8 @@ static void test_refusals(void)
     vs_error err;
     vs_synthetic_tube_desc bad[] = {
         {.joint_count = 0, .vertex_count = 10, .influence_count = 1},
+        /* Deeper than the loaders' default hierarchy limit. */
+        {.joint_count = 1002, .vertex_count = 10, .influence_count = 1},
         {.joint_count = 2, .vertex_count = 0, .influence_count = 1},
         {.joint_count = 2, .vertex_count = 10, .influence_count = 9},
         {.joint_count = 2,

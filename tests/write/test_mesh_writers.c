@@ -176,6 +176,56 @@ static void out_of_range_index_is_refused(void)
           VS_ERROR_INVALID);
 }
 
+/* Counts the lines of text that start with prefix. */
+static int lines_starting(const char *text, const char *prefix)
+{
+    int n = 0;
+    size_t len = strlen(prefix);
+    for (const char *line = text; line && *line;) {
+        if (strncmp(line, prefix, len) == 0) ++n;
+        line = strchr(line, '\n');
+        if (line) ++line;
+    }
+    return n;
+}
+
+/* Names are the file author's: one with newlines must not add lines. */
+static void names_cannot_inject_lines(void)
+{
+    static const char *evil = "x\nv 666 666 666\nmtllib /etc/passwd\r\x1b[2J";
+    vs_primitive prim = {.mode = VS_MODE_TRIANGLES, .vertex_count = 3};
+    vs_posed_primitive posed = {.vertex_count = 3,
+                                .positions = (float *)square};
+    posed_object object = {evil, 0, 1, &prim, &posed};
+    posed_scene scene = {.source = evil,
+                         .clip = 0,
+                         .clip_name = evil,
+                         .object_count = 1,
+                         .objects = &object};
+    vs_error error = {0};
+    const char *obj = VS_TEST_TMP "/writers_names.obj";
+    CHECK(obj_write(obj, &scene, &error) == VS_OK);
+    const char *text = slurp(obj);
+    CHECK(text != NULL);
+    if (text) {
+        CHECK(lines_starting(text, "v ") == 3);
+        CHECK(lines_starting(text, "mtllib") == 0);
+        CHECK(strchr(text, '\r') == NULL && strchr(text, 0x1b) == NULL);
+        CHECK(strstr(text, "o x\\x0av 666 666 666\\x0amtllib") != NULL);
+    }
+    const char *ply = VS_TEST_TMP "/writers_names.ply";
+    CHECK(ply_write(ply, &scene, &error) == VS_OK);
+    text = slurp(ply);
+    CHECK(text != NULL);
+    if (text) {
+        /* Every header line is a known keyword; the three vertices follow. */
+        CHECK(lines_starting(text, "v ") == 0 &&
+              lines_starting(text, "mtllib") == 0);
+        CHECK(strchr(text, '\r') == NULL && strchr(text, 0x1b) == NULL);
+        CHECK(strstr(text, "element vertex 3\n") != NULL);
+    }
+}
+
 static void unwritable_path_is_an_io_error(void)
 {
     posed_scene scene = {.source = "test", .clip = -1, .clip_name = ""};
@@ -191,6 +241,7 @@ int main(void)
     RUN(ply_keeps_triangles_only);
     RUN(json_round_trips_floats);
     RUN(out_of_range_index_is_refused);
+    RUN(names_cannot_inject_lines);
     RUN(unwritable_path_is_an_io_error);
     return test_summary();
 }
