@@ -131,7 +131,7 @@ static void add_json_frame(cJSON *frames, const vs_pose *pose,
  * OUT whole. */
 static bool write_all(const char *path, const void *data, size_t size)
 {
-    return vs_write_bytes(data, size, path, NULL) == VS_OK;
+    return vs_write_bytes(data, size, path, NULL, NULL) == VS_OK;
 }
 
 /* The texture is little-endian float32; on a big-endian host the bytes of
