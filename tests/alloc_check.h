@@ -177,9 +177,25 @@ static inline bool step_bool(run *r, bool ok, const char *what)
  * and freeing what it made; ctx is the test's. */
 typedef void (*alloc_scenario)(run *r, const vs_allocator *a, void *ctx);
 
-/* The scenario with a counting allocator that refuses nothing: it
- * allocates, frees every block, frees none it did not make, and vskin calls
- * the C library's allocator not once. The allocations after arm(). */
+/* A watched run with an allocator that refused nothing: it allocated,
+ * freed every block, freed none it did not make, every step succeeded, and
+ * vskin called the C library's allocator not once. */
+static inline void alloc_check_run(const run *r, const char *name)
+{
+    counting *c = r->c;
+    CHECK_MSG(atomic_load(&c->allocs) > 0, "%s: no allocation", name);
+    CHECK_MSG(counting_live(c) == 0, "%s: %zu blocks not freed", name,
+              counting_live(c));
+    CHECK_MSG(atomic_load(&c->foreign) == 0, "%s: %zu foreign frees", name,
+              (size_t)atomic_load(&c->foreign));
+    CHECK_MSG(libc_calls_seen() == 0,
+              "%s: vskin called the C library's allocator %zu times", name,
+              libc_calls_seen());
+    CHECK(!r->failed);
+}
+
+/* The scenario with a counting allocator that refuses nothing, checked by
+ * alloc_check_run. The allocations after arm(). */
 static inline size_t alloc_check_clean(const char *name, alloc_scenario fn,
                                        void *ctx)
 {
@@ -189,15 +205,7 @@ static inline size_t alloc_check_clean(const char *name, alloc_scenario fn,
     watch(true);
     fn(&r, &a, ctx);
     watch(false);
-    CHECK_MSG(atomic_load(&c.allocs) > 0, "%s: no allocation", name);
-    CHECK_MSG(counting_live(&c) == 0, "%s: %zu blocks not freed", name,
-              counting_live(&c));
-    CHECK_MSG(atomic_load(&c.foreign) == 0, "%s: %zu foreign frees", name,
-              (size_t)atomic_load(&c.foreign));
-    CHECK_MSG(libc_calls_seen() == 0,
-              "%s: vskin called the C library's allocator %zu times", name,
-              libc_calls_seen());
-    CHECK(!r.failed);
+    alloc_check_run(&r, name);
     return atomic_load(&c.calls) - r.armed_at;
 }
 

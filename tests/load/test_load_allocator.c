@@ -228,15 +228,7 @@ static size_t count_scenario(const char *path)
     scenario(&r, &a);
     watch(false);
     const char *name = path ? path : "default";
-    CHECK_MSG(atomic_load(&c.allocs) > 0, "%s: no allocation", name);
-    CHECK_MSG(counting_live(&c) == 0, "%s: %zu blocks not freed", name,
-              counting_live(&c));
-    CHECK_MSG(atomic_load(&c.foreign) == 0, "%s: %zu foreign frees", name,
-              (size_t)atomic_load(&c.foreign));
-    CHECK_MSG(libc_calls_seen() == 0,
-              "%s: vskin called the C library's allocator %zu times", name,
-              libc_calls_seen());
-    CHECK(!r.failed);
+    alloc_check_run(&r, name);
     printf("%s: %zu allocations, %zu bytes, %d steps\n", name,
            (size_t)atomic_load(&c.allocs), (size_t)atomic_load(&c.bytes),
            r.steps);
