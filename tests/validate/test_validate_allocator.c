@@ -10,19 +10,40 @@
 #include "vskin/vskin_tools.h"
 
 #define DATA VS_TEST_DATA
+#define MANY VS_TEST_TMP "/alloc_many_issues.gltf"
 
-/* Files with buffers in a .bin, in a data: URI, and with many issues. */
+/* Files with buffers in a .bin, in a data: URI, a file the loader refuses,
+ * and one with more issues than the report's first block holds and than
+ * max_issues (MANY, written by write_many). */
 static const char *const files[] = {
-    DATA "/gltf2/interpolation_test.gltf",
-    DATA "/validate/clean.gltf",
-    DATA "/validate/joint_index_oob.gltf",
+    DATA "/gltf2/interpolation_test.gltf",       DATA "/validate/clean.gltf",
+    DATA "/validate/joint_index_oob.gltf",       MANY,
     DATA "/collada/bind_shape_non_identity.dae",
 };
 enum { FILE_COUNT = sizeof files / sizeof files[0] };
 
+/* 40 nodes with both a matrix and a scale: an issue each. */
+static void write_many(void)
+{
+    FILE *f = fopen(MANY, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[", f);
+    for (int i = 0; i < 40; ++i)
+        fprintf(f,
+                "%s{\"scale\":[1,1,1],\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,"
+                "0,1]}",
+                i ? "," : "");
+    fputs("]}\n", f);
+    fclose(f);
+}
+
 static void validate_scenario(run *r, const vs_allocator *a, void *ctx)
 {
-    const vs_validate_options o = {.load = {.allocator = *a}};
+    /* MANY: 40 issues kept to 30, and a note for the rest. */
+    const vs_validate_options o = {.load = {.allocator = *a},
+                                   .max_issues =
+                                       strcmp(ctx, MANY) == 0 ? 30 : 0};
     vs_validation_report *report = NULL;
     vs_error err = {0};
     arm(r);
@@ -48,13 +69,20 @@ static void validate_scenario(run *r, const vs_allocator *a, void *ctx)
 
 static void test_validation_uses_the_allocator(void)
 {
+    write_many();
+    vs_validation_report *report = NULL;
+    const vs_validate_options o = {.max_issues = 30};
+    CHECK(vs_validate_file(MANY, &o, &report, NULL) == VS_OK);
+    CHECK(report && report->issue_count == 31 &&
+          strcmp(report->issues[30].code, "VALIDATION_TRUNCATED") == 0);
+    vs_validation_report_free(report);
     for (int i = 0; i < FILE_COUNT; ++i)
         alloc_check_clean(files[i], validate_scenario, (void *)files[i]);
 }
 
 static void test_every_refusal_unwinds(void)
 {
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         alloc_check_refusals(files[i], validate_scenario, (void *)files[i]);
 }
 
