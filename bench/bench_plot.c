@@ -166,7 +166,7 @@ bool bench_plot(const bench_config *cfg, const bench_results *r,
 #undef PX
 #undef PY
     vs_error err;
-    vs_result res = vs_write_png(c.px, W, H, path, &err);
+    vs_result res = vs_write_png(c.px, W, H, path, NULL, &err);
     free(c.px);
     if (res != VS_OK) {
         fprintf(stderr, "bench: %s\n", err.message);

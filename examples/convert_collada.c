@@ -123,7 +123,7 @@ int main(int argc, char **argv)
         status = fail("vs_write_gltf", &err);
         goto done;
     }
-    char *bin = vs_gltf_bin_path(out);
+    char *bin = vs_gltf_bin_path(out, NULL);
     size_t n = strlen(out);
     bool gltf = n > 5 && strcmp(out + n - 5, ".gltf") == 0;
     printf("wrote %s%s%s: %u nodes, %u skins, %u clips%s\n", out,

@@ -177,7 +177,7 @@ static bool outputs_allowed(const bake_args *a)
                may_write_with_suffix(a, a->vat, ".glb");
     if (!may_write(a, a->out)) return false;
     if (!cli_has_ext(a->out, ".gltf")) return true;
-    char *bin = vs_gltf_bin_path(a->out);
+    char *bin = vs_gltf_bin_path(a->out, NULL);
     bool ok = bin && may_write(a, bin);
     free(bin);
     return ok;

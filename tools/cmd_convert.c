@@ -115,7 +115,7 @@ static int run(const convert_args *args)
 {
     char *bin = NULL;
     bool separate_bin = !args->embed && !cli_has_ext(args->out, ".glb");
-    if (separate_bin && !(bin = vs_gltf_bin_path(args->out))) {
+    if (separate_bin && !(bin = vs_gltf_bin_path(args->out, NULL))) {
         cli_error("convert", "out of memory");
         return 1;
     }

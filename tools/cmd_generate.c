@@ -117,7 +117,7 @@ int cmd_generate(int argc, char **argv)
     }
     /* Beside and renamed: a failed write leaves an existing OUT whole. */
     int status = 0;
-    if (vs_write_bytes(glb, size, out, &err) != VS_OK) {
+    if (vs_write_bytes(glb, size, out, NULL, &err) != VS_OK) {
         cli_error("generate", "%s", err.message);
         status = 1;
     }

@@ -133,7 +133,7 @@ static void add_json_frame(cJSON *frames, const vs_pose *pose,
 static bool write_all(const char *path, const void *data, size_t size)
 {
     vs_error err;
-    if (vs_write_bytes(data, size, path, &err) == VS_OK) return true;
+    if (vs_write_bytes(data, size, path, NULL, &err) == VS_OK) return true;
     cli_error("joints", "%s", err.message);
     return false;
 }

@@ -125,8 +125,8 @@ static int write_gif(render_job *job)
     uint32_t delay_cs = delay < 2 ? 2 : delay > 65535 ? 65535 : (uint32_t)delay;
     vs_error e = {0};
     vs_gif_writer *gif = NULL;
-    vs_result r = vs_gif_writer_open(o->output, job->out_width,
-                                     job->desc.height, delay_cs, &gif, &e);
+    vs_result r = vs_gif_writer_open(
+        o->output, job->out_width, job->desc.height, delay_cs, NULL, &gif, &e);
     if (r != VS_OK) return fail(&e, r);
     bool tty = isatty(2);
     for (uint32_t i = 0; i < frames && r == VS_OK; ++i) {
@@ -157,7 +157,7 @@ static int run(render_job *job)
     vs_result r = draw_at(job, t, &e);
     if (r == VS_OK)
         r = vs_write_png(job->rgba, job->out_width, job->desc.height, o->output,
-                         &e);
+                         NULL, &e);
     if (r != VS_OK) return fail(&e, r);
     printf("wrote %s (%ux%u, t = %g s)\n", o->output, job->out_width,
            job->desc.height, (double)t);

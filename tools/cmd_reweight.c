@@ -162,7 +162,7 @@ int cmd_reweight(int argc, char **argv)
     if (status >= 0) return status;
     char *bin = NULL;
     if (!a.embed && !cli_has_ext(a.out, ".glb") &&
-        !(bin = vs_gltf_bin_path(a.out))) {
+        !(bin = vs_gltf_bin_path(a.out, NULL))) {
         cli_error("reweight", "out of memory");
         return 1;
     }

@@ -322,18 +322,33 @@ typedef struct vs_asset {
  *     vs_crowd_run grows to the asset's largest skin);
  *   - vs_skin_stream_desc.allocator: the stream.
  *
+ * The tools (vskin_tools.h) follow the same rule. A call that works from an
+ * asset (or a pose or scene of one) uses the asset's allocator:
+ * vs_write_gltf, vs_posed_scene_create (the scene records it in
+ * vs_posed_scene.allocator for vs_write_posed_scene), vs_write_pose, the
+ * bakes and vs_bake_frame_times, vs_asset_reweight, vs_validate_asset and
+ * vs_max_position_error; the assets vs_bake_pose, vs_bake_clip_morph and
+ * vs_asset_reweight make are made with the source asset's allocator, so
+ * they and everything made from them use it too. The calls with no asset
+ * take one: vs_validate_options.load.allocator (vs_validate_file, whose
+ * raw pass also reads the file and its buffers through
+ * load.file_reader), vs_synthetic_tube_desc.allocator, and the `allocator`
+ * argument of vs_write_bytes, vs_gltf_bin_path, vs_write_png, vs_read_png
+ * and vs_gif_writer_open (NULL: malloc and free). The renderer
+ * (vskin_render.h) allocates with the C library's allocator.
+ *
  * Every object is freed through the allocator it was made with, so the
  * callbacks and `user` must stay valid until the last object made with them
- * is freed. The tools (vskin_tools.h) and the renderer (vskin_render.h)
- * allocate with the C library's allocator, also for the assets they make
- * (baked or reweighted ones).
+ * is freed.
  *
- * The parsers: cJSON (glTF) and libxml2 (COLLADA) allocate their parse
- * trees through their own process-wide hooks (cJSON_InitHooks,
- * xmlMemSetup), which vskin never sets, as it keeps no global state: those
- * allocations, freed before the load returns, use whatever the process
- * set (malloc by default). Every allocation vskin itself makes goes through
- * the callbacks.
+ * The libraries vskin builds on: cJSON (glTF, and the JSON the writers and
+ * the validator build) and libxml2 (COLLADA) allocate their trees through
+ * their own process-wide hooks (cJSON_InitHooks, xmlMemSetup), which vskin
+ * never sets, as it keeps no global state: those allocations, freed before
+ * the call returns, use whatever the process set (malloc by default).
+ * libpng's simplified API and giflib, which the PNG and GIF calls use,
+ * take no allocator and use their own. Every allocation vskin itself makes
+ * goes through the callbacks.
  *
  * Alignment: alloc must return blocks aligned to alignof(max_align_t)
  * (16 bytes on x86-64 and AArch64), as malloc does. vskin aligns the few

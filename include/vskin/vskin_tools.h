@@ -14,6 +14,15 @@
  * makes have one _free, and nothing keeps global state, so different
  * threads may call them on different objects at once.
  *
+ * Memory (see @ref memory "Memory and files"): a call that works from an
+ * asset, a pose or a scene allocates through the asset's allocator
+ * (vs_load_options.allocator), and the assets it makes (baked, reweighted)
+ * are made with it; the calls with no asset take an allocator as an
+ * argument or a field (NULL or zero: malloc and free). The JSON trees the
+ * writers and the validator build are cJSON's, and the PNG and GIF codecs'
+ * state is libpng's and giflib's: those come from the libraries' own
+ * allocators, which vskin does not set.
+ *
  * Every function here that writes a file writes it as vs_write_bytes
  * describes: into a temporary file beside the target, renamed over it only
  * once complete, so a failed call never leaves a partial file nor changes
@@ -81,7 +90,10 @@ typedef struct vs_validate_options {
     /** |sum of weights - 1| above this is ACCESSOR_WEIGHTS_NON_NORMALIZED;
      * 0 = 1e-3 (tolerates float and 8/16-bit quantization rounding). */
     float weight_tolerance;
-    vs_load_options load; /**< how vs_validate_file loads the file */
+    /** How vs_validate_file reads and loads the file: the raw pass reads
+     * the file and its buffers through load.file_reader, and the report and
+     * everything the validation allocates come from load.allocator. */
+    vs_load_options load;
     /** At most this many issues per report (the rest are counted in a final
      * VALIDATION_TRUNCATED info issue); 0 = 10,000. */
     uint32_t max_issues;
@@ -92,10 +104,13 @@ typedef struct vs_validate_options {
  * them), then the loader (its error, if any, is one more issue, code
  * "LOAD_FAILED"), then model-level skin checks on the loaded asset. Returns
  * VS_OK whenever a report was made (look at its counts); an error only when
- * the file cannot be read or memory runs out. */
+ * the file cannot be read or memory runs out (VS_ERROR_OUT_OF_MEMORY, when
+ * options->load.allocator refuses, after freeing everything), or
+ * VS_ERROR_ARGUMENT for a half-set allocator or file reader. */
 vs_result vs_validate_file(const char *path, const vs_validate_options *options,
                            vs_validation_report **out_report, vs_error *error);
-/** The model-level checks alone, on any loaded asset. */
+/** The model-level checks alone, on any loaded asset; the report comes
+ * from the asset's allocator. */
 vs_result vs_validate_asset(const vs_asset *asset,
                             const vs_validate_options *options,
                             vs_validation_report **out_report,
@@ -125,9 +140,9 @@ typedef struct vs_reweight_stats {
  * padded with zero weights to a multiple of 4 influences. A vertex that is
  * unskinned under the default weights rule (its weights sum to 0, less, or
  * not a finite number) gets only zero weights, so it stays unskinned. The
- * copy owns its meshes, primitives, joints and weights and BORROWS
- * everything else from source: free it (vs_asset_free) before source. stats
- * may be NULL. */
+ * copy owns its meshes, primitives, joints and weights (made with source's
+ * allocator) and BORROWS everything else from source: free it
+ * (vs_asset_free) before source. stats may be NULL. */
 vs_result vs_asset_reweight(const vs_asset *source,
                             const vs_reweight_options *options,
                             vs_asset **out_asset, vs_reweight_stats *stats,
@@ -157,15 +172,18 @@ vs_result vs_max_position_error(const vs_asset *a, const vs_asset *b,
  * link at `path` is replaced by the file, not followed. Every writer in
  * this header writes its files this way.
  *
- * Errors: VS_ERROR_ARGUMENT (path NULL or "", data NULL with size > 0),
- * VS_ERROR_IO (the folder cannot be written, the disk is full, `path` is a
- * folder; the message names the file and the system's reason),
- * VS_ERROR_OUT_OF_MEMORY. Thread-safe: calls on different paths are
+ * The temporary file's name comes from `allocator` (NULL: malloc).
+ *
+ * Errors: VS_ERROR_ARGUMENT (path NULL or "", data NULL with size > 0, an
+ * allocator with only one of alloc and free), VS_ERROR_IO (the folder
+ * cannot be written, the disk is full, `path` is a folder; the message
+ * names the file and the system's reason), VS_ERROR_OUT_OF_MEMORY.
+ * Thread-safe: calls on different paths are
  * independent, and calls racing on one path each leave a whole file (the
  * last rename wins). Cost: one write of the bytes, no copy; no fsync (the
  * rename protects against failed writes, not against power loss). */
 vs_result vs_write_bytes(const void *data, size_t size, const char *path,
-                         vs_error *error);
+                         const vs_allocator *allocator, vs_error *error);
 
 /* ------------------------------------------------- glTF 2.0 (convert) */
 
@@ -217,9 +235,10 @@ vs_result vs_write_gltf(const vs_asset *asset, const char *path,
 
 /** The .bin vs_write_gltf writes beside a .gltf: `gltf_path` with its
  * extension replaced by ".bin" ("a/b.gltf" -> "a/b.bin"), so that a caller
- * can check every file it is about to replace. malloc'd: free() it; NULL
- * when gltf_path is NULL or memory runs out. */
-char *vs_gltf_bin_path(const char *gltf_path);
+ * can check every file it is about to replace. From `allocator` (NULL:
+ * malloc; free it with that allocator's free, or free()); NULL when
+ * gltf_path is NULL, the allocator is half set or memory runs out. */
+char *vs_gltf_bin_path(const char *gltf_path, const vs_allocator *allocator);
 
 /* ------------------------------------- posed meshes: OBJ, PLY and JSON */
 
@@ -266,6 +285,10 @@ typedef struct vs_posed_scene {
     /** The skins' joints; NULL: no "skins" in JSON. OBJ and PLY hold no
      * joints and ignore them. */
     const vs_posed_skin *skins;
+    /** What vs_write_posed_scene allocates with (the temporary file's
+     * name): the asset's allocator, set by vs_posed_scene_create; zero:
+     * malloc and free. */
+    vs_allocator allocator;
     void *internal_; /**< vs_posed_scene_create's memory; do not touch */
 } vs_posed_scene;
 
@@ -353,7 +376,8 @@ void vs_posed_scene_free(vs_posed_scene *scene);
  * which vskin wrote them in a comment).
  *
  * Errors: VS_ERROR_ARGUMENT (scene or path NULL, objects NULL with a
- * non-zero object_count, an extension that names no format),
+ * non-zero object_count, an extension that names no format, a half-set
+ * scene->allocator),
  * VS_ERROR_INVALID (an index at or above its primitive's vertex count),
  * VS_ERROR_OUT_OF_MEMORY, VS_ERROR_IO. Thread-safe: the scene is only read.
  * Cost: a pass over the vertices; JSON builds the whole text in memory. */
@@ -373,19 +397,23 @@ vs_result vs_write_pose(const vs_pose *pose, const char *path,
 
 /** Writes `width` x `height` RGBA8 pixels (top row first, 4 bytes a pixel,
  * rows packed) as an 8-bit RGBA PNG. Deterministic: no time or other
- * metadata, so the same pixels give the same bytes. Errors:
- * VS_ERROR_ARGUMENT (rgba or path NULL, a zero size), VS_ERROR_IO. */
+ * metadata, so the same pixels give the same bytes. vskin's blocks come
+ * from `allocator` (NULL: malloc; libpng's state from libpng's). Errors:
+ * VS_ERROR_ARGUMENT (rgba or path NULL, a zero size, a half-set
+ * allocator), VS_ERROR_IO, VS_ERROR_OUT_OF_MEMORY. */
 vs_result vs_write_png(const uint8_t *rgba, uint32_t width, uint32_t height,
-                       const char *path, vs_error *error);
+                       const char *path, const vs_allocator *allocator,
+                       vs_error *error);
 
 /** Reads a PNG of any colour type and depth as RGBA8 (top row first) into
- * `*out_rgba` (malloc'd: free() it; NULL on failure). Errors:
- * VS_ERROR_ARGUMENT (a NULL argument), VS_ERROR_IO (cannot be opened, not a
- * PNG), VS_ERROR_PARSE (a damaged PNG), VS_ERROR_LIMIT (a side over 16384
- * pixels), VS_ERROR_OUT_OF_MEMORY. */
-vs_result vs_read_png(const char *path, uint32_t *out_width,
-                      uint32_t *out_height, uint8_t **out_rgba,
-                      vs_error *error);
+ * `*out_rgba`, from `allocator` (NULL: malloc; free it with that
+ * allocator's free, or free(); NULL on failure). Errors:
+ * VS_ERROR_ARGUMENT (a NULL argument, a half-set allocator), VS_ERROR_IO
+ * (cannot be opened, not a PNG), VS_ERROR_PARSE (a damaged PNG),
+ * VS_ERROR_LIMIT (a side over 16384 pixels), VS_ERROR_OUT_OF_MEMORY. */
+vs_result vs_read_png(const char *path, const vs_allocator *allocator,
+                      uint32_t *out_width, uint32_t *out_height,
+                      uint8_t **out_rgba, vs_error *error);
 
 /** An animated GIF being written (vs_gif_writer_open). */
 typedef struct vs_gif_writer vs_gif_writer;
@@ -396,14 +424,17 @@ typedef struct vs_gif_writer vs_gif_writer;
  * palette (a 6x7x6 RGB cube, no dithering), so the same frames give the
  * same bytes. The frames go to a temporary file beside `path` that
  * vs_gif_writer_close renames over it (vs_write_bytes): until then, and
- * after vs_gif_writer_discard or any failure, `path` is untouched.
+ * after vs_gif_writer_discard or any failure, `path` is untouched. The
+ * writer and vskin's blocks for it come from `allocator` (NULL: malloc),
+ * which must stay valid until the writer is closed or discarded; giflib's
+ * state comes from giflib's allocator.
  *
  * Errors: VS_ERROR_ARGUMENT (path or out_writer NULL, a size out of
- * range), VS_ERROR_IO, VS_ERROR_OUT_OF_MEMORY. One writer is used by one
- * thread at a time. */
+ * range, a half-set allocator), VS_ERROR_IO, VS_ERROR_OUT_OF_MEMORY. One
+ * writer is used by one thread at a time. */
 vs_result vs_gif_writer_open(const char *path, uint32_t width, uint32_t height,
-                             uint32_t delay_cs, vs_gif_writer **out_writer,
-                             vs_error *error);
+                             uint32_t delay_cs, const vs_allocator *allocator,
+                             vs_gif_writer **out_writer, vs_error *error);
 /** Appends one frame of RGBA8 pixels (the size given to
  * vs_gif_writer_open, top row first; alpha is ignored). Errors:
  * VS_ERROR_ARGUMENT (a NULL argument), VS_ERROR_IO; after an error the
@@ -435,10 +466,11 @@ typedef struct vs_bake_clip_options {
 
 /** The frame times a clip bake samples at `fps` (0 = 30): the clip's start,
  * start + 1/fps, ... and its end as the last frame, so the whole clip is
- * covered; one frame when the clip has no duration. `*out_times` is
- * malloc'd (free() it), `*out_count` entries. Errors: VS_ERROR_ARGUMENT (a
- * NULL argument, fps negative or not finite), VS_ERROR_NOT_FOUND (no such
- * clip), VS_ERROR_LIMIT (more than 10,000 frames),
+ * covered; one frame when the clip has no duration. `*out_times` comes
+ * from the asset's allocator (vs_load_options.allocator: free it with that
+ * allocator's free, or free() for the default), `*out_count` entries. Errors:
+ * VS_ERROR_ARGUMENT (a NULL argument, fps negative or not finite),
+ * VS_ERROR_NOT_FOUND (no such clip), VS_ERROR_LIMIT (more than 10,000 frames),
  * VS_ERROR_OUT_OF_MEMORY. */
 vs_result vs_bake_frame_times(const vs_asset *asset, uint32_t clip, float fps,
                               float **out_times, uint32_t *out_count,
@@ -449,7 +481,8 @@ vs_result vs_bake_frame_times(const vs_asset *asset, uint32_t clip, float fps,
  * positions, normals and tangents in world space and keep the source's
  * topology, texcoords and materials; no skin, no animation; the source's up
  * axis and unit (so vs_write_gltf corrects them as for convert). Call
- * vs_pose_update_world first. The new asset owns all its data (free it with
+ * vs_pose_update_world first. The new asset is made with the source
+ * asset's allocator and owns all its data (free it with
  * vs_asset_free, in any order with the source); write it with vs_write_gltf,
  * or the pose as OBJ with vs_write_pose. `options` may be NULL.
  *
@@ -464,7 +497,8 @@ vs_result vs_bake_pose(const vs_pose *pose, const vs_pose_mesh_options *options,
  * frame of vs_bake_frame_times, one morph target per later frame (position
  * and normal deltas against the first; tangents are left out), and a clip
  * of morph weights that replays the frames (each target weight 1 at its
- * frame). The new asset owns all its data. Errors: VS_ERROR_ARGUMENT (a
+ * frame). The new asset is made with `asset`'s allocator and owns all its
+ * data. Errors: VS_ERROR_ARGUMENT (a
  * NULL argument, a bad fps or interpolation), VS_ERROR_NOT_FOUND (no such
  * clip, or nothing to bake), VS_ERROR_LIMIT (more than 10,000
  * frames, or more than 1 GiB of baked vertex data),
@@ -506,11 +540,15 @@ typedef struct vs_synthetic_tube_desc {
     uint32_t influence_count; /**< 1 .. 8 */
     uint32_t segments;        /**< vertices per ring; 0 = 16; 3 .. 1024 */
     float length;             /**< 0 = 1 metre */
+    /** Where *out_glb comes from; zero: malloc and free. */
+    vs_allocator allocator;
 } vs_synthetic_tube_desc;
 
-/** The tube as GLB bytes in `*out_glb` (malloc'd; free() it), `*out_size`
- * bytes. Refuses (VS_ERROR_ARGUMENT) counts outside the ranges above and,
- * with VS_ERROR_LIMIT, more than 2^26 vertices. */
+/** The tube as GLB bytes in `*out_glb` (from desc->allocator: free it with
+ * that allocator's free, or free() for the default), `*out_size` bytes.
+ * Refuses (VS_ERROR_ARGUMENT) counts outside the ranges above or a half-set
+ * allocator and, with VS_ERROR_LIMIT, more than 2^26 vertices;
+ * VS_ERROR_OUT_OF_MEMORY when the allocator refuses. */
 vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc,
                             void **out_glb, size_t *out_size, vs_error *error);
 /** The rounded vertex count vs_synthetic_tube writes for desc (0 if

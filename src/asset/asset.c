@@ -70,11 +70,6 @@ const vs_limits *asset_limits(const vs_asset *asset)
     return &((const asset_internal *)asset->internal_)->limits;
 }
 
-const vs_allocator *asset_allocator(const vs_asset *asset)
-{
-    return &((const asset_internal *)asset->internal_)->alloc;
-}
-
 const vs_file_reader *asset_file_reader(const vs_asset *asset)
 {
     return &((const asset_internal *)asset->internal_)->reader;

@@ -50,8 +50,15 @@ VS_PRIV_EXPORT vs_limits vs_priv_limits_resolve(const vs_limits *in);
 VS_PRIV_EXPORT vs_asset *vs_priv_asset_create(const char *source_name,
                                               const vs_load_options *options);
 const vs_limits *asset_limits(const vs_asset *asset);
-/* The allocator and the file reader of the asset's vs_load_options. */
-const vs_allocator *asset_allocator(const vs_asset *asset);
+/* The allocator of the asset's vs_load_options. Inline, so that the
+ * libraries built on the runtime (the tools make their blocks, and the
+ * assets they make, with a source asset's allocator) read it without an
+ * exported function. */
+static inline const vs_allocator *asset_allocator(const vs_asset *asset)
+{
+    return &((const asset_internal *)asset->internal_)->alloc;
+}
+/* The file reader of the asset's vs_load_options. */
 const vs_file_reader *asset_file_reader(const vs_asset *asset);
 bool asset_allow_external_paths(const vs_asset *asset);
 

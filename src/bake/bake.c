@@ -11,8 +11,9 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
-#include "base/error.h"
 #include "bake/bake_internal.h"
+#include "base/alloc.h"
+#include "base/error.h"
 #include "write/posed_scene.h"
 
 vs_result bake_check_meshes(const vs_asset *asset, vs_error *error)
@@ -52,7 +53,9 @@ vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
 {
     vs_result r = bake_check_meshes(src, error);
     if (r != VS_OK) return r;
-    vs_asset *a = vs_priv_asset_create(src->source_name, NULL);
+    /* The baked asset is made with the source's allocator. */
+    const vs_load_options made = {.allocator = *asset_allocator(src)};
+    vs_asset *a = vs_priv_asset_create(src->source_name, &made);
     if (!a)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory baking", src->source_name);
@@ -176,7 +179,7 @@ vs_result bake_pose(const vs_pose *pose, const vs_pose_mesh_options *options,
             (pp->tangents && !dp->tangents))
             r = error ? error->code : VS_ERROR_OUT_OF_MEMORY;
     }
-    posed_primitives_free(posed, count);
+    posed_primitives_free(asset_allocator(src), posed, count);
     if (r == VS_OK) r = vs_priv_asset_finalize(a, error);
     if (r != VS_OK) {
         vs_asset_free(a);

@@ -10,9 +10,10 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
-#include "base/error.h"
 #include "bake/bake.h"
 #include "bake/bake_internal.h"
+#include "base/alloc.h"
+#include "base/error.h"
 #include "write/posed_scene.h"
 
 vs_result bake_frame_times(const vs_asset *asset, uint32_t clip, float fps,
@@ -39,7 +40,7 @@ vs_result bake_frame_times(const vs_asset *asset, uint32_t clip, float fps,
                          asset->source_name, clip, steps + 1.0, fps,
                          BAKE_MAX_FRAMES);
     uint32_t count = (uint32_t)steps + 1;
-    float *times = malloc(count * sizeof *times);
+    float *times = mem_alloc(asset_allocator(asset), count * sizeof *times);
     if (!times)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for %u frames", asset->source_name,
@@ -189,7 +190,7 @@ vs_result bake_clip_morph(const vs_asset *asset, uint32_t clip,
     if (r != VS_OK) return r;
     vs_posed_primitive **frames = NULL;
     if ((r = check_size(asset, count, error)) == VS_OK &&
-        !(frames = calloc(count, sizeof *frames)))
+        !(frames = mem_calloc(asset_allocator(asset), count, sizeof *frames)))
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                       asset->source_name);
     if (r == VS_OK)
@@ -204,9 +205,9 @@ vs_result bake_clip_morph(const vs_asset *asset, uint32_t clip,
                          options->interpolation, error);
     if (r == VS_OK) r = vs_priv_asset_finalize(a, error);
     for (uint32_t f = 0; frames && f < count; ++f)
-        posed_primitives_free(frames[f], prims);
-    free(frames);
-    free(times);
+        posed_primitives_free(asset_allocator(asset), frames[f], prims);
+    mem_free(asset_allocator(asset), frames);
+    mem_free(asset_allocator(asset), times);
     if (r != VS_OK) {
         vs_asset_free(a);
         return r;

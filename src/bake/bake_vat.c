@@ -11,18 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
+#include "asset/asset_internal.h"
 #include "bake/bake.h"
 #include "bake/bake_internal.h"
+#include "base/alloc.h"
+#include "base/error.h"
 #include "write/gltf2/gltf2_writer.h"
 #include "write/mesh_writers.h"
 #include "write/posed_scene.h"
 #include "write/write_file.h"
 
-static char *with_suffix(const char *base, const char *suffix)
+static char *with_suffix(const vs_allocator *alloc, const char *base,
+                         const char *suffix)
 {
     size_t n = strlen(base), m = strlen(suffix);
-    char *s = malloc(n + m + 1);
+    char *s = mem_alloc(alloc, n + m + 1);
     if (s) {
         memcpy(s, base, n);
         memcpy(s + n, suffix, m + 1);
@@ -151,8 +154,9 @@ static vs_result write_json(const vs_asset *asset, uint32_t clip,
     cJSON_Delete(root);
     if (!text) return set_error(error, VS_ERROR_OUT_OF_MEMORY, "out of memory");
     file_part parts[] = {{text, strlen(text)}, {"\n", 1}};
-    vs_result r = write_file_parts(&files->text, files->json, parts, 2, error);
-    free(text);
+    vs_result r = write_file_parts(&files->text, files->json,
+                                   asset_allocator(asset), parts, 2, error);
+    cJSON_free(text); /* cJSON_Print's, through cJSON's own hooks */
     return r;
 }
 
@@ -183,7 +187,7 @@ static vs_result write_rows(const vs_asset *asset, uint32_t clip,
                             error);
         if (r == VS_OK && !write_frame(files, posed, prims, lo, hi))
             r = set_error(error, VS_ERROR_IO, "%s: write error", files->bin);
-        posed_primitives_free(posed, prims);
+        posed_primitives_free(asset_allocator(asset), posed, prims);
         if (r == VS_OK && f == 0) r = bake_pose(pose, &o->mesh, baked, error);
     }
     vs_pose_free(pose);
@@ -205,16 +209,17 @@ vs_result bake_vat_write(const vs_asset *asset, uint32_t clip,
     if (r != VS_OK) return r;
     r = bake_frame_times(asset, clip, options->fps, &times, &count, error);
     if (r != VS_OK) return r;
-    vat_files files = {.bin = with_suffix(base, ".bin"),
-                       .normals = with_suffix(base, ".normals.bin"),
-                       .json = with_suffix(base, ".json"),
-                       .glb = with_suffix(base, ".glb"),
+    const vs_allocator *alloc = asset_allocator(asset);
+    vat_files files = {.bin = with_suffix(alloc, base, ".bin"),
+                       .normals = with_suffix(alloc, base, ".normals.bin"),
+                       .json = with_suffix(alloc, base, ".json"),
+                       .glb = with_suffix(alloc, base, ".glb"),
                        .with_normals = has_normals(asset)};
     if (!files.bin || !files.normals || !files.json || !files.glb)
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "out of memory");
-    if (r == VS_OK) r = out_file_open(&files.pos, files.bin, error);
+    if (r == VS_OK) r = out_file_open(&files.pos, files.bin, alloc, error);
     if (r == VS_OK && files.with_normals)
-        r = out_file_open(&files.nrm, files.normals, error);
+        r = out_file_open(&files.nrm, files.normals, alloc, error);
     float lo[3] = {INFINITY, INFINITY, INFINITY};
     float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     vs_asset *baked = NULL;
@@ -237,10 +242,10 @@ vs_result bake_vat_write(const vs_asset *asset, uint32_t clip,
     out_file_discard(&files.nrm);
     out_file_discard(&files.text);
     vs_asset_free(baked);
-    free(files.bin);
-    free(files.normals);
-    free(files.json);
-    free(files.glb);
-    free(times);
+    mem_free(alloc, files.bin);
+    mem_free(alloc, files.normals);
+    mem_free(alloc, files.json);
+    mem_free(alloc, files.glb);
+    mem_free(alloc, times);
     return r;
 }

@@ -97,7 +97,9 @@ vs_result vs_asset_reweight(const vs_asset *source,
                          "not %u",
                          options->max_influences);
     vs_reweight_stats st = {0};
-    vs_asset *out = vs_priv_asset_create(source->source_name, NULL);
+    /* The copy is made with the source's allocator. */
+    const vs_load_options made = {.allocator = *asset_allocator(source)};
+    vs_asset *out = vs_priv_asset_create(source->source_name, &made);
     if (!out)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          source->source_name);

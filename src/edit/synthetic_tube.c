@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
@@ -428,6 +429,9 @@ vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc, void **out_glb,
     *out_glb = NULL;
     *out_size = 0;
     vs_result r = check(desc, error);
+    if (r == VS_OK)
+        r = mem_check_allocator(&desc->allocator, "synthetic tube",
+                                "desc->allocator", error);
     if (r != VS_OK) return r;
     tube_layout L;
     plan(desc, &L);
@@ -441,13 +445,13 @@ vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc, void **out_glb,
     size_t json_len = align4(strlen(text)), bin_len = align4(L.total);
     size_t total = 12 + 8 + json_len + 8 + bin_len;
     if (total > 0xFFFFFFFFu) { /* GLB lengths are 32-bit */
-        free(text);
+        cJSON_free(text);
         return set_error(error, VS_ERROR_LIMIT,
                          "synthetic tube: %zu bytes do not fit one GLB", total);
     }
-    uint8_t *glb = calloc(1, total);
+    uint8_t *glb = mem_calloc(&desc->allocator, 1, total);
     if (!glb) {
-        free(text);
+        cJSON_free(text);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "synthetic tube: out of memory (%zu bytes)", total);
     }
@@ -458,7 +462,7 @@ vs_result vs_synthetic_tube(const vs_synthetic_tube_desc *desc, void **out_glb,
     put_u32(glb + 16, 0x4E4F534Au); /* "JSON" */
     memset(glb + 20, ' ', json_len);
     memcpy(glb + 20, text, strlen(text));
-    free(text);
+    cJSON_free(text); /* cJSON_Print's, through cJSON's own hooks */
     uint8_t *bin = glb + 20 + json_len;
     put_u32(bin, (uint32_t)bin_len);
     put_u32(bin + 4, 0x004E4942u); /* "BIN\0" */

@@ -142,7 +142,7 @@ static void check_data(vd_doc *d, uint32_t i, const cJSON *j)
     }
     check_bound(d, i, j, v, true);
     check_bound(d, i, j, v, false);
-    free(v);
+    mem_free(vd_alloc(d), v);
 }
 
 void vd_check_accessors(vd_doc *d)

@@ -89,7 +89,7 @@ static void check_input(vd_doc *d, const char *sp, const cJSON *sampler)
         vd_issue(d->r, ERR, "ACCESSOR_ANIMATION_INPUT_NON_INCREASING", p,
                  "%u key times (first at %u: %g after %g) do not increase", bad,
                  first, (double)t[first], (double)t[first - 1]);
-    free(t);
+    mem_free(vd_alloc(d), t);
 }
 
 static int64_t node_targets(const vd_doc *d, const cJSON *node)
@@ -162,7 +162,7 @@ static void check_output(vd_doc *d, const char *cp, const cJSON *sampler,
                  "%u rotation keys (first element %u) are not unit "
                  "quaternions",
                  bad, first);
-    free(q);
+    mem_free(vd_alloc(d), q);
 }
 
 typedef struct key {
@@ -227,7 +227,7 @@ static void check_animation(vd_doc *d, uint32_t a, const cJSON *anim)
         }
     }
     if (!nc) return;
-    key *keys = malloc(nc * sizeof *keys);
+    key *keys = mem_alloc(vd_alloc(d), nc * sizeof *keys);
     if (!keys) {
         d->r->oom = true;
         return;
@@ -249,7 +249,7 @@ static void check_animation(vd_doc *d, uint32_t a, const cJSON *anim)
                      "channel %u has the same target as channel %u",
                      keys[k].channel, keys[k + 1].channel);
         }
-    free(keys);
+    mem_free(vd_alloc(d), keys);
 }
 
 void vd_check_animations(vd_doc *d)

@@ -42,8 +42,10 @@ static void load_buffers(vd_doc *d, const char *base_dir, uint64_t max)
 {
     const cJSON *arr = collection(d->root, "buffers", &d->buffer_count);
     if (!d->buffer_count) return;
-    d->buffers = calloc(d->buffer_count, sizeof *d->buffers);
-    if (!d->buffers) {
+    d->raw_buffers =
+        mem_calloc(vd_alloc(d), d->buffer_count, sizeof *d->raw_buffers);
+    d->buffers = mem_calloc(vd_alloc(d), d->buffer_count, sizeof *d->buffers);
+    if (!d->raw_buffers || !d->buffers) {
         d->r->oom = true;
         d->buffer_count = 0;
         return;
@@ -52,35 +54,30 @@ static void load_buffers(vd_doc *d, const char *base_dir, uint64_t max)
     const cJSON *b;
     cJSON_ArrayForEach(b, arr)
     {
-        gltf_bytes *out = &d->buffers[i];
+        gltf_bytes *raw = &d->raw_buffers[i], *out = &d->buffers[i];
         int64_t length = vd_int(b, "byteLength");
         const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
         char path[64];
         snprintf(path, sizeof path, "buffers[%u].uri", i);
         if (cJSON_IsString(uri)) {
             vs_error err;
-            if (gltf_load_uri(d->src, base_dir, uri->valuestring, path, max,
-                              d->opt.allow_external_paths, out, &err) != VS_OK)
-                out->data = NULL;
-        } else if (i == 0 && d->glb_bin && d->glb_bin_size) {
-            /* Borrowed: copy so that every buffer is freed the same way. */
-            out->data = malloc(d->glb_bin_size);
-            if (out->data) {
-                memcpy(out->data, d->glb_bin, d->glb_bin_size);
-                out->size = d->glb_bin_size;
-            } else {
+            /* A missing buffer is the loader's to report; a refused
+             * allocation stops the validation. */
+            if (gltf_load_uri_io(&d->io, d->src, base_dir, uri->valuestring,
+                                 path, max, d->opt.allow_external_paths, raw,
+                                 &err) == VS_ERROR_OUT_OF_MEMORY)
                 d->r->oom = true;
-            }
+        } else if (i == 0 && d->glb_bin && d->glb_bin_size) {
+            /* The BIN chunk lies in the file's bytes, which outlive d. */
+            *out = (gltf_bytes){(uint8_t *)d->glb_bin, d->glb_bin_size, false};
         }
+        if (raw->data) *out = (gltf_bytes){raw->data, raw->size, false};
         /* byteLength bounds what views may use (the BIN chunk may be padded,
          * a file longer than declared is the validator's business). */
         if (out->data && length >= 0 && (uint64_t)length < out->size)
             out->size = (size_t)length;
-        if (out->data && (length < 0 || (uint64_t)length > out->size)) {
-            free(out->data);
-            out->data = NULL;
-            out->size = 0;
-        }
+        if (out->data && (length < 0 || (uint64_t)length > out->size))
+            *out = (gltf_bytes){NULL, 0, false};
         ++i;
     }
 }
@@ -89,7 +86,7 @@ static void load_views(vd_doc *d)
 {
     const cJSON *arr = collection(d->root, "bufferViews", &d->view_count);
     if (!d->view_count) return;
-    d->views = calloc(d->view_count, sizeof *d->views);
+    d->views = mem_calloc(vd_alloc(d), d->view_count, sizeof *d->views);
     if (!d->views) {
         d->r->oom = true;
         d->view_count = 0;
@@ -154,7 +151,8 @@ static void load_accessors(vd_doc *d)
 {
     const cJSON *arr = collection(d->root, "accessors", &d->accessor_count);
     if (!d->accessor_count) return;
-    d->accessors = calloc(d->accessor_count, sizeof *d->accessors);
+    d->accessors =
+        mem_calloc(vd_alloc(d), d->accessor_count, sizeof *d->accessors);
     if (!d->accessors) {
         d->r->oom = true;
         d->accessor_count = 0;
@@ -197,7 +195,8 @@ float *vd_accessor_floats(vd_doc *d, int64_t i, bool raw)
     if (i < 0 || i >= d->accessor_count || !d->accessors[i].data_ok)
         return NULL;
     const vd_accessor *a = &d->accessors[i];
-    float *out = malloc((size_t)a->count * a->components * sizeof *out);
+    float *out =
+        mem_alloc(vd_alloc(d), (size_t)a->count * a->components * sizeof *out);
     if (!out) {
         d->r->oom = true;
         return NULL;
@@ -235,15 +234,16 @@ bool vd_doc_open(vd_doc *d, const uint8_t *data, size_t size,
 
 void vd_doc_close(vd_doc *d)
 {
-    for (uint32_t i = 0; i < d->buffer_count; ++i)
-        free(d->buffers[i].data);
-    free(d->buffers);
-    free(d->views);
-    free(d->accessors);
-    free(d->parent);
-    free(d->in_loop);
-    free(d->roots);
-    free(d->child_start);
-    free(d->child);
+    for (uint32_t i = 0; d->raw_buffers && i < d->buffer_count; ++i)
+        file_bytes_release(&d->io, &d->raw_buffers[i]);
+    mem_free(vd_alloc(d), d->raw_buffers);
+    mem_free(vd_alloc(d), d->buffers);
+    mem_free(vd_alloc(d), d->views);
+    mem_free(vd_alloc(d), d->accessors);
+    mem_free(vd_alloc(d), d->parent);
+    mem_free(vd_alloc(d), d->in_loop);
+    mem_free(vd_alloc(d), d->roots);
+    mem_free(vd_alloc(d), d->child_start);
+    mem_free(vd_alloc(d), d->child);
     cJSON_Delete(d->root);
 }

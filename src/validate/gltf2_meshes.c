@@ -71,8 +71,8 @@ static void check_influences(vd_doc *d, uint32_t m, const char *ap,
         s.joints[s.n] = vd_accessor_floats(d, ja, true);
         s.weights[s.n] = vd_accessor_floats(d, wa, false);
         if (!s.joints[s.n] || !s.weights[s.n]) {
-            free(s.joints[s.n]);
-            free(s.weights[s.n]);
+            mem_free(vd_alloc(d), s.joints[s.n]);
+            mem_free(vd_alloc(d), s.weights[s.n]);
             break;
         }
     }
@@ -148,8 +148,8 @@ static void check_influences(vd_doc *d, uint32_t m, const char *ap,
                      "%u vertices (first %u, sum %g) have weights that do "
                      "not sum to 1",
                      sum.count, sum.first, (double)worst);
-        free(s.joints[k]);
-        free(s.weights[k]);
+        mem_free(vd_alloc(d), s.joints[k]);
+        mem_free(vd_alloc(d), s.weights[k]);
     }
     if (many.count) {
         snprintf(p, sizeof p, "%s/WEIGHTS_0", ap);
@@ -187,7 +187,7 @@ static void check_indices(vd_doc *d, const cJSON *prim, const char *pp,
         vd_issue(d->r, ERR, "ACCESSOR_INDEX_PRIMITIVE_RESTART", p,
                  "%u indices (first at %u) hold the primitive restart value",
                  rs.count, rs.first);
-    free(ix);
+    mem_free(vd_alloc(d), ix);
 }
 
 /* COLOR_n in 0..1, NORMAL unit, TANGENT unit with w = +-1. */
@@ -233,7 +233,7 @@ static void check_vectors(vd_doc *d, const cJSON *attrs, const char *ap)
             vd_issue(d->r, ERR, "ACCESSOR_INVALID_SIGN", p,
                      "%u tangents (first %u) have w other than 1 or -1",
                      sign.count, sign.first);
-        free(v);
+        mem_free(vd_alloc(d), v);
     }
 }
 

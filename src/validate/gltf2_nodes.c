@@ -17,9 +17,9 @@
 static bool build_children(vd_doc *d)
 {
     uint32_t n = d->node_count, total = 0;
-    d->parent = malloc((n ? n : 1) * sizeof *d->parent);
-    d->in_loop = calloc(n ? n : 1, sizeof *d->in_loop);
-    d->child_start = calloc(n + 1, sizeof *d->child_start);
+    d->parent = mem_alloc(vd_alloc(d), (n ? n : 1) * sizeof *d->parent);
+    d->in_loop = mem_calloc(vd_alloc(d), n ? n : 1, sizeof *d->in_loop);
+    d->child_start = mem_calloc(vd_alloc(d), n + 1, sizeof *d->child_start);
     if (!d->parent || !d->in_loop || !d->child_start) return false;
     for (uint32_t i = 0; i < n; ++i)
         d->parent[i] = -1;
@@ -31,7 +31,7 @@ static bool build_children(vd_doc *d)
         if (cJSON_IsArray(kids)) total += (uint32_t)cJSON_GetArraySize(kids);
         d->child_start[++i] = total;
     }
-    d->child = malloc((total ? total : 1) * sizeof *d->child);
+    d->child = mem_alloc(vd_alloc(d), (total ? total : 1) * sizeof *d->child);
     if (!d->child) return false;
     i = 0;
     cJSON_ArrayForEach(node, d->nodes)
@@ -69,10 +69,12 @@ static bool find_loops(vd_doc *d)
 {
     uint32_t n = d->node_count;
     if (n == 0) return true;
-    uint32_t *index = malloc(n * sizeof *index), *low = malloc(n * sizeof *low),
-             *stack = malloc(n * sizeof *stack),
-             *call = malloc(n * sizeof *call), *edge = malloc(n * sizeof *edge);
-    bool *on = calloc(n, sizeof *on);
+    uint32_t *index = mem_alloc(vd_alloc(d), n * sizeof *index),
+             *low = mem_alloc(vd_alloc(d), n * sizeof *low),
+             *stack = mem_alloc(vd_alloc(d), n * sizeof *stack),
+             *call = mem_alloc(vd_alloc(d), n * sizeof *call),
+             *edge = mem_alloc(vd_alloc(d), n * sizeof *edge);
+    bool *on = mem_calloc(vd_alloc(d), n, sizeof *on);
     bool ok = index && low && stack && call && edge && on;
     uint32_t next = 1, sp = 0;
     for (uint32_t i = 0; ok && i < n; ++i)
@@ -115,12 +117,12 @@ static bool find_loops(vd_doc *d)
                     d->in_loop[stack[k]] = true;
         }
     }
-    free(index);
-    free(low);
-    free(stack);
-    free(call);
-    free(edge);
-    free(on);
+    mem_free(vd_alloc(d), index);
+    mem_free(vd_alloc(d), low);
+    mem_free(vd_alloc(d), stack);
+    mem_free(vd_alloc(d), call);
+    mem_free(vd_alloc(d), edge);
+    mem_free(vd_alloc(d), on);
     return ok;
 }
 
@@ -130,7 +132,7 @@ static bool find_loops(vd_doc *d)
 static bool find_roots(vd_doc *d)
 {
     uint32_t n = d->node_count;
-    d->roots = malloc((n ? n : 1) * sizeof *d->roots);
+    d->roots = mem_alloc(vd_alloc(d), (n ? n : 1) * sizeof *d->roots);
     if (!d->roots) return false;
     for (uint32_t i = 0; i < n; ++i)
         d->roots[i] = -2; /* unknown */

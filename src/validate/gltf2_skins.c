@@ -60,7 +60,7 @@ static void check_ibm(vd_doc *d, uint32_t s, const cJSON *skin, uint32_t joints)
         vd_issue(d->r, ERR, "SKIN_IBM_NON_INVERTIBLE", p,
                  "%u matrices (first %u) are not invertible", singular,
                  first_singular);
-    free(m);
+    mem_free(vd_alloc(d), m);
 }
 
 static void check_hierarchy(vd_doc *d, uint32_t s, const cJSON *skin,

@@ -184,7 +184,7 @@ void vd_check_model(vd_report *r, const vd_options *opt, const vs_asset *a,
     uint32_t most = 0;
     for (uint32_t s = 0; s < a->skin_count; ++s)
         if (a->skins[s].joint_count > most) most = a->skins[s].joint_count;
-    bool *used = malloc((most ? most : 1) * sizeof *used);
+    bool *used = mem_alloc(&r->alloc, (most ? most : 1) * sizeof *used);
     if (!used) {
         r->oom = true;
         return;
@@ -209,5 +209,5 @@ void vd_check_model(vd_report *r, const vd_options *opt, const vs_asset *a,
                 break;
             }
     }
-    free(used);
+    mem_free(&r->alloc, used);
 }

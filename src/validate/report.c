@@ -12,27 +12,28 @@
 
 #define DEFAULT_MAX_ISSUES 10000u
 
-static char *dup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p) memcpy(p, s, n);
-    return p;
-}
+/* The public report and the allocator that vs_validation_report_free gives
+ * its blocks back to (internal_ points at alloc). */
+typedef struct report_block {
+    vs_validation_report report;
+    vs_allocator alloc;
+} report_block;
 
-vd_report *vd_report_create(const char *source_name)
+vd_report *vd_report_create(const char *source_name, const vs_allocator *alloc)
 {
-    vd_report *r = calloc(1, sizeof *r);
-    vs_validation_report *rep = calloc(1, sizeof *rep);
-    char *name = dup(source_name ? source_name : "");
-    if (!r || !rep || !name) {
-        free(r);
-        free(rep);
-        free(name);
+    vd_report *r = mem_calloc(alloc, 1, sizeof *r);
+    report_block *block = mem_calloc(alloc, 1, sizeof *block);
+    char *name = mem_strdup(alloc, source_name);
+    if (!r || !block || !name) {
+        mem_free(alloc, r);
+        mem_free(alloc, block);
+        mem_free(alloc, name);
         return NULL;
     }
-    rep->source_name = name;
-    r->report = rep;
+    if (alloc) r->alloc = block->alloc = *alloc;
+    block->report.source_name = name;
+    block->report.internal_ = &block->alloc;
+    r->report = &block->report;
     r->max_issues = DEFAULT_MAX_ISSUES;
     return r;
 }
@@ -43,7 +44,9 @@ static void push(vd_report *r, vs_severity sev, const char *code,
     vs_validation_report *rep = r->report;
     if (rep->issue_count == r->capacity) {
         uint32_t cap = r->capacity ? r->capacity * 2 : 16;
-        vs_validation_issue *n = realloc((void *)rep->issues, cap * sizeof *n);
+        vs_validation_issue *n =
+            mem_grow(&r->alloc, (void *)rep->issues,
+                     (size_t)r->capacity * sizeof *n, (size_t)cap * sizeof *n);
         if (!n) {
             r->oom = true;
             return;
@@ -51,11 +54,13 @@ static void push(vd_report *r, vs_severity sev, const char *code,
         rep->issues = n;
         r->capacity = cap;
     }
-    vs_validation_issue is = {dup(code), sev, dup(pointer), dup(message)};
+    const vs_allocator *a = &r->alloc;
+    vs_validation_issue is = {mem_strdup(a, code), sev, mem_strdup(a, pointer),
+                              mem_strdup(a, message)};
     if (!is.code || !is.pointer || !is.message) {
-        free((void *)is.code);
-        free((void *)is.pointer);
-        free((void *)is.message);
+        mem_free(a, (void *)is.code);
+        mem_free(a, (void *)is.pointer);
+        mem_free(a, (void *)is.message);
         r->oom = true;
         return;
     }
@@ -104,8 +109,12 @@ vs_validation_report *vd_report_finish(vd_report *r)
                  r->dropped, r->max_issues);
         push(r, VS_SEVERITY_INFO, "VALIDATION_TRUNCATED", "", msg);
     }
+    if (r->oom) {
+        vd_report_discard(r);
+        return NULL;
+    }
     vs_validation_report *rep = r->report;
-    free(r);
+    mem_free(&r->alloc, r);
     return rep;
 }
 
@@ -113,20 +122,22 @@ void vd_report_discard(vd_report *r)
 {
     if (!r) return;
     vs_validation_report_free(r->report);
-    free(r);
+    mem_free(&r->alloc, r);
 }
 
 void vs_validation_report_free(vs_validation_report *report)
 {
     if (!report) return;
+    /* A copy: the block that holds the allocator is freed last. */
+    const vs_allocator a = *(const vs_allocator *)report->internal_;
     for (uint32_t i = 0; i < report->issue_count; ++i) {
-        free((void *)report->issues[i].code);
-        free((void *)report->issues[i].pointer);
-        free((void *)report->issues[i].message);
+        mem_free(&a, (void *)report->issues[i].code);
+        mem_free(&a, (void *)report->issues[i].pointer);
+        mem_free(&a, (void *)report->issues[i].message);
     }
-    free((void *)report->issues);
-    free((void *)report->source_name);
-    free(report);
+    mem_free(&a, (void *)report->issues);
+    mem_free(&a, (void *)report->source_name);
+    mem_free(&a, report); /* the report_block, whose first member it is */
 }
 
 const char *vs_severity_string(vs_severity severity)

@@ -2,7 +2,6 @@
 /* vs_validate_file / vs_validate_asset: the raw glTF 2.0 pass (every
  * problem of the document, gltf2_*.c), the loader's verdict, then the
  * model-level checks (model.c). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -35,11 +34,11 @@ static bool version_1(const cJSON *root)
 }
 
 /* Returns whether the raw pass ran (the document is glTF 2.0 JSON). */
-static bool raw_pass(vd_report *r, const vd_options *opt, const char *path,
-                     const uint8_t *data, size_t size, const char *dir,
-                     uint64_t max_buffer)
+static bool raw_pass(vd_report *r, const vd_options *opt, const load_io *io,
+                     const char *path, const uint8_t *data, size_t size,
+                     const char *dir, uint64_t max_buffer)
 {
-    vd_doc d = {.r = r, .opt = *opt, .src = path};
+    vd_doc d = {.r = r, .opt = *opt, .io = *io, .src = path};
     bool ran = false;
     if (vd_doc_open(&d, data, size, dir, max_buffer) && !version_1(d.root)) {
         ran = true;
@@ -58,12 +57,10 @@ static bool raw_pass(vd_report *r, const vd_options *opt, const char *path,
 static vs_result finish(vd_report *r, vs_validation_report **out,
                         vs_error *error, const char *name)
 {
-    if (r->oom) {
-        vd_report_discard(r);
+    *out = vd_report_finish(r);
+    if (!*out)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory while validating", name);
-    }
-    *out = vd_report_finish(r);
     return VS_OK;
 }
 
@@ -78,18 +75,28 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
                          "vs_validate_file: NULL argument");
     *out_report = NULL;
     vs_load_options load = options ? options->load : (vs_load_options){0};
-    vs_limits limits = vs_priv_limits_resolve(&load.limits);
-    uint8_t *data;
-    size_t size;
-    vs_result res = read_file(path, limits.max_file_size, &data, &size, error);
+    vs_result res = mem_check_allocator(&load.allocator, "vs_validate_file",
+                                        "options->load.allocator", error);
     if (res != VS_OK) return res;
+    if (!file_reader_valid(&load.file_reader))
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_validate_file: options->load.file_reader: "
+                         "release without read");
+    vs_limits limits = vs_priv_limits_resolve(&load.limits);
+    /* The raw pass reads the file, and its buffers, as the load does. */
+    const load_io io = {&load.allocator, &load.file_reader};
+    file_bytes file;
+    res = load_io_read(&io, path, limits.max_file_size, &file, error);
+    if (res != VS_OK) return res;
+    const uint8_t *data = file.data;
+    const size_t size = file.size;
     const char *slash = strrchr(path, '/');
-    char *dir =
-        slash ? strndup(path, (size_t)(slash - path) + 1) : strdup("./");
-    vd_report *r = vd_report_create(path);
+    char *dir = slash ? mem_strndup(io.alloc, path, (size_t)(slash - path) + 1)
+                      : mem_strdup(io.alloc, "./");
+    vd_report *r = vd_report_create(path, io.alloc);
     if (!dir || !r) {
-        free(dir);
-        free(data);
+        mem_free(io.alloc, dir);
+        file_bytes_release(&io, &file);
         vd_report_discard(r);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          path);
@@ -97,8 +104,8 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
     if (options && options->max_issues) r->max_issues = options->max_issues;
     vd_options opt = vd_options_resolve(options);
     opt.allow_external_paths = load.allow_external_paths;
-    bool raw = is_gltf2(data, size) &&
-               raw_pass(r, &opt, path, data, size, dir, limits.max_buffer_size);
+    bool raw = is_gltf2(data, size) && raw_pass(r, &opt, &io, path, data, size,
+                                                dir, limits.max_buffer_size);
     if (raw) r->report->format = VS_FORMAT_GLTF2;
     load.base_dir = dir;
     vs_asset *asset = NULL;
@@ -115,8 +122,8 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
                  lerr.message, vs_result_string(res));
     }
     vs_asset_free(asset);
-    free(dir);
-    free(data);
+    mem_free(io.alloc, dir);
+    file_bytes_release(&io, &file);
     return finish(r, out_report, error, path);
 }
 
@@ -131,7 +138,7 @@ vs_result vs_validate_asset(const vs_asset *asset,
         return set_error(error, VS_ERROR_ARGUMENT,
                          "vs_validate_asset: NULL argument");
     *out_report = NULL;
-    vd_report *r = vd_report_create(asset->source_name);
+    vd_report *r = vd_report_create(asset->source_name, asset_allocator(asset));
     if (!r)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          asset->source_name);

@@ -11,14 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "format/gltf_common.h"
+#include "format/read_file.h"
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
 
 /* ---- the report (report.c) */
 
 typedef struct vd_report {
+    /* Every block of the validation comes from it, the report's too: the
+     * asset's allocator, or vs_load_options.allocator for a file. */
+    vs_allocator alloc;
     vs_validation_report *report;
     uint32_t capacity;
     uint32_t max_issues;
@@ -26,7 +31,7 @@ typedef struct vd_report {
     bool oom;
 } vd_report;
 
-vd_report *vd_report_create(const char *source_name);
+vd_report *vd_report_create(const char *source_name, const vs_allocator *alloc);
 /* Adds an issue; pointer is printf-formatted when it contains '%' args
  * (use vd_issue for the usual case). Out of memory sets r->oom. */
 void vd_issue(vd_report *r, vs_severity sev, const char *code,
@@ -35,9 +40,16 @@ void vd_issue(vd_report *r, vs_severity sev, const char *code,
 void vd_join(char *out, size_t size, const char *base, const char *suffix);
 /* Whether an issue with this code and pointer is already there. */
 bool vd_has(const vd_report *r, const char *code, const char *pointer);
-/* Adds the truncation note, hands the public report over and frees r. */
+/* Adds the truncation note, hands the public report over and frees r;
+ * out of memory (now or before): frees r and its report, returns NULL. */
 vs_validation_report *vd_report_finish(vd_report *r);
 void vd_report_discard(vd_report *r);
+
+/* The allocator of the report's validation. */
+static inline const vs_allocator *vd_alloc_of(const vd_report *r)
+{
+    return &r->alloc;
+}
 
 /* ---- resolved options */
 typedef struct vd_options {
@@ -79,11 +91,18 @@ typedef struct vd_accessor {
 
 typedef struct vd_doc {
     vd_report *r;
+    /* How the buffers are read: the file reader and allocator of the
+     * vs_load_options. */
+    load_io io;
     vd_options opt;
     const char *src;
     cJSON *root;
     uint32_t buffer_count;
-    gltf_bytes *buffers; /* data NULL when missing */
+    /* Each buffer as read (given back through io at close), and the part of
+     * it that byteLength declares, which the views use (data NULL when
+     * missing or shorter than declared). */
+    file_bytes *raw_buffers;
+    gltf_bytes *buffers;
     const uint8_t *glb_bin;
     size_t glb_bin_size;
     uint32_t view_count;
@@ -113,12 +132,18 @@ int64_t vd_int(const cJSON *obj, const char *key);
 /* Parses data (glTF JSON or GLB), loads buffers and views, reads accessors.
  * Problems that stop the raw pass (not JSON) become issues; returns false
  * then. base_dir resolves relative URIs. */
+/* The allocator every block of the raw pass comes from. */
+static inline const vs_allocator *vd_alloc(const vd_doc *d)
+{
+    return vd_alloc_of(d->r);
+}
+
 bool vd_doc_open(vd_doc *d, const uint8_t *data, size_t size,
                  const char *base_dir, uint64_t max_buffer);
 void vd_doc_close(vd_doc *d);
 
 /* Elements of accessor i as floats (raw values: normalized integers are NOT
- * scaled when raw is true), count * components, malloc'd; NULL when it
+ * scaled when raw is true), count * components, from vd_alloc(d); NULL when it
  * cannot be read (or out of memory, which sets r->oom). */
 float *vd_accessor_floats(vd_doc *d, int64_t i, bool raw);
 

@@ -74,7 +74,7 @@ vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
         if (r != VS_OK) return r;
     }
     out_file out;
-    vs_result r = out_file_open(&out, path, error);
+    vs_result r = out_file_open(&out, path, &scene->allocator, error);
     if (r != VS_OK) return r;
     FILE *f = out.f;
     fprintf(f, "# vskin %s: ", VS_VERSION_STRING);

@@ -79,7 +79,7 @@ vs_result ply_write(const char *path, const posed_scene *scene, vs_error *error)
     }
     bool normals = all_have_normals(scene);
     out_file out;
-    vs_result r = out_file_open(&out, path, error);
+    vs_result r = out_file_open(&out, path, &scene->allocator, error);
     if (r != VS_OK) return r;
     FILE *f = out.f;
     write_header(f, scene, normals, vertices, faces);

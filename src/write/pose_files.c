@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "vskin/vskin_tools.h"
 #include "write/mesh_writers.h"
@@ -53,6 +54,9 @@ vs_result vs_write_posed_scene(const vs_posed_scene *scene, const char *path,
                          "vs_write_posed_scene: a scene and a path are "
                          "needed");
     vs_result r = check_scene(scene, error);
+    if (r == VS_OK)
+        r = mem_check_allocator(&scene->allocator, "vs_write_posed_scene",
+                                "scene->allocator", error);
     if (r != VS_OK) return r;
     /* Absent labels are written as empty ones. */
     vs_posed_scene s = *scene;

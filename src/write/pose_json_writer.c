@@ -138,7 +138,8 @@ vs_result pose_json_write(const char *path, const posed_scene *scene,
     cJSON_Delete(root);
     out_file out;
     file_part parts[] = {{text, strlen(text)}, {"\n", 1}};
-    vs_result r = write_file_parts(&out, path, parts, 2, error);
+    vs_result r =
+        write_file_parts(&out, path, &scene->allocator, parts, 2, error);
     if (r == VS_OK) r = out_file_commit(&out, error);
     cJSON_free(text);
     return r;

@@ -3,9 +3,10 @@
  * when asked) into the scene the OBJ, PLY and JSON writers take, in one
  * allocation the scene owns; and the names files give nodes. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "vskin/vskin_tools.h"
 #include "write/posed_scene.h"
@@ -22,12 +23,13 @@ uint32_t instance_primitive_count(const vs_asset *asset)
     return total;
 }
 
-void posed_primitives_free(vs_posed_primitive *posed, uint32_t count)
+void posed_primitives_free(const vs_allocator *alloc, vs_posed_primitive *posed,
+                           uint32_t count)
 {
     if (!posed) return;
     for (uint32_t i = 0; i < count; ++i)
         vs_posed_primitive_free(&posed[i]);
-    free(posed);
+    mem_free(alloc, posed);
 }
 
 vs_result pose_all_primitives(const vs_pose *pose,
@@ -37,7 +39,9 @@ vs_result pose_all_primitives(const vs_pose *pose,
 {
     const vs_asset *asset = vs_pose_asset(pose);
     uint32_t total = instance_primitive_count(asset);
-    vs_posed_primitive *posed = calloc(total ? total : 1, sizeof *posed);
+    const vs_allocator *alloc = asset_allocator(asset);
+    vs_posed_primitive *posed =
+        mem_calloc(alloc, total ? total : 1, sizeof *posed);
     if (!posed)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory posing %u primitives",
@@ -52,7 +56,7 @@ vs_result pose_all_primitives(const vs_pose *pose,
                                        error);
     }
     if (r != VS_OK) {
-        posed_primitives_free(posed, total);
+        posed_primitives_free(alloc, posed, total);
         return r;
     }
     *out = posed;
@@ -78,6 +82,7 @@ const char *vs_node_label(const vs_asset *asset, uint32_t node, char *buf,
 /* The scene and everything it owns. */
 typedef struct scene_block {
     vs_posed_scene scene;
+    vs_allocator alloc; /* the asset's: every block here comes from it */
     vs_posed_primitive *posed;
     uint32_t posed_count;
     vs_posed_object *objects;
@@ -90,13 +95,15 @@ typedef struct scene_block {
 static void block_free(scene_block *b)
 {
     if (!b) return;
-    posed_primitives_free(b->posed, b->posed_count);
-    free(b->objects);
-    free(b->skins);
-    free(b->joints);
-    free(b->matrices);
-    free(b->labels);
-    free(b);
+    /* A copy: the block that holds it is freed last. */
+    const vs_allocator alloc = b->alloc;
+    posed_primitives_free(&alloc, b->posed, b->posed_count);
+    mem_free(&alloc, b->objects);
+    mem_free(&alloc, b->skins);
+    mem_free(&alloc, b->joints);
+    mem_free(&alloc, b->matrices);
+    mem_free(&alloc, b->labels);
+    mem_free(&alloc, b);
 }
 
 static size_t joint_total(const vs_asset *asset)
@@ -181,15 +188,19 @@ vs_result vs_posed_scene_create(const vs_pose *pose,
     if (options) o = *options;
     const vs_asset *asset = vs_pose_asset(pose);
     size_t joints = o.joints ? joint_total(asset) : 0;
-    scene_block *b = calloc(1, sizeof *b);
+    const vs_allocator *alloc = asset_allocator(asset);
+    scene_block *b = mem_calloc(alloc, 1, sizeof *b);
     if (b) {
-        b->objects = calloc(asset->instance_count + 1, sizeof *b->objects);
-        b->labels = malloc(LABEL_SIZE * (asset->instance_count + joints + 1));
+        b->alloc = *alloc;
+        b->objects =
+            mem_calloc(alloc, asset->instance_count + 1, sizeof *b->objects);
+        b->labels =
+            mem_alloc(alloc, LABEL_SIZE * (asset->instance_count + joints + 1));
     }
     if (b && o.joints) {
-        b->skins = calloc(asset->skin_count + 1, sizeof *b->skins);
-        b->joints = calloc(joints + 1, sizeof *b->joints);
-        b->matrices = calloc(16 * joints + 1, sizeof *b->matrices);
+        b->skins = mem_calloc(alloc, asset->skin_count + 1, sizeof *b->skins);
+        b->joints = mem_calloc(alloc, joints + 1, sizeof *b->joints);
+        b->matrices = mem_calloc(alloc, 16 * joints + 1, sizeof *b->matrices);
     }
     vs_result r = VS_OK;
     if (!b || !b->objects || !b->labels ||
@@ -210,6 +221,7 @@ vs_result vs_posed_scene_create(const vs_pose *pose,
     b->scene.objects = b->objects;
     b->scene.skin_count = o.joints ? asset->skin_count : 0;
     b->scene.skins = b->skins;
+    b->scene.allocator = *alloc;
     b->scene.internal_ = b;
     *out_scene = &b->scene;
     return VS_OK;

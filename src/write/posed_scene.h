@@ -13,13 +13,16 @@
 uint32_t instance_primitive_count(const vs_asset *asset);
 
 /* Every primitive of every mesh instance posed (vs_pose_mesh_primitive;
- * call vs_pose_update_world first): *count entries, free with
+ * call vs_pose_update_world first): *count entries, the array and the
+ * vertices from the pose's asset's allocator; free with
  * posed_primitives_free. */
 vs_result pose_all_primitives(const vs_pose *pose,
                               const vs_pose_mesh_options *options,
                               vs_posed_primitive **out, uint32_t *count,
                               vs_error *error);
-/* Frees the arrays and the posed primitives; NULL is ignored. */
-void posed_primitives_free(vs_posed_primitive *posed, uint32_t count);
+/* Frees the posed primitives and the array, which came from alloc (the
+ * asset's allocator); NULL is ignored. */
+void posed_primitives_free(const vs_allocator *alloc, vs_posed_primitive *posed,
+                           uint32_t count);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "vskin/vskin_tools.h"
 #include "write/gltf2/gltf2_writer.h"
@@ -26,38 +27,53 @@ vs_result vs_write_gltf(const vs_asset *asset, const char *path,
     return gltf2_write_file(asset, path, options, report, error);
 }
 
-char *vs_gltf_bin_path(const char *gltf_path)
+char *vs_gltf_bin_path(const char *gltf_path, const vs_allocator *allocator)
 {
-    return gltf_path ? gltf2_bin_path(gltf_path) : NULL;
+    if (!gltf_path || !mem_allocator_valid(allocator)) return NULL;
+    return gltf2_bin_path(gltf_path, allocator);
 }
 
 vs_result vs_write_png(const uint8_t *rgba, uint32_t width, uint32_t height,
-                       const char *path, vs_error *error)
+                       const char *path, const vs_allocator *allocator,
+                       vs_error *error)
 {
     clear_error(error);
-    return png_write_rgba(path, width, height, rgba, error);
+    vs_result r =
+        mem_check_allocator(allocator, "vs_write_png", "allocator", error);
+    if (r != VS_OK) return r;
+    return png_write_rgba(path, width, height, rgba, allocator, error);
 }
 
-vs_result vs_read_png(const char *path, uint32_t *out_width,
-                      uint32_t *out_height, uint8_t **out_rgba, vs_error *error)
+vs_result vs_read_png(const char *path, const vs_allocator *allocator,
+                      uint32_t *out_width, uint32_t *out_height,
+                      uint8_t **out_rgba, vs_error *error)
 {
     clear_error(error);
     if (out_rgba) *out_rgba = NULL;
     if (!path || !out_width || !out_height || !out_rgba)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "vs_read_png: a path and three outputs are needed");
-    return png_read_rgba(path, out_width, out_height, out_rgba, error);
+    vs_result r =
+        mem_check_allocator(allocator, "vs_read_png", "allocator", error);
+    if (r != VS_OK) return r;
+    return png_read_rgba(path, allocator, out_width, out_height, out_rgba,
+                         error);
 }
 
 vs_result vs_gif_writer_open(const char *path, uint32_t width, uint32_t height,
-                             uint32_t delay_cs, vs_gif_writer **out_writer,
-                             vs_error *error)
+                             uint32_t delay_cs, const vs_allocator *allocator,
+                             vs_gif_writer **out_writer, vs_error *error)
 {
     clear_error(error);
     if (!out_writer)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "vs_gif_writer_open: out_writer is needed");
-    return gif_writer_open(path, width, height, delay_cs, out_writer, error);
+    *out_writer = NULL;
+    vs_result r = mem_check_allocator(allocator, "vs_gif_writer_open",
+                                      "allocator", error);
+    if (r != VS_OK) return r;
+    return gif_writer_open(path, width, height, delay_cs, allocator, out_writer,
+                           error);
 }
 
 vs_result vs_gif_writer_add(vs_gif_writer *writer, const uint8_t *rgba,

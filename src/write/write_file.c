@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "vskin/vskin_tools.h"
 #include "write/write_file.h"
@@ -24,20 +25,21 @@ static atomic_uint temp_counter;
 
 static vs_result open_failed(out_file *o, int err, vs_error *error)
 {
-    free(o->tmp);
+    mem_free(&o->alloc, o->tmp);
     o->tmp = NULL;
     return set_error(error, VS_ERROR_IO, "%s: cannot open for writing: %s",
                      o->path, strerror(err));
 }
 
-vs_result out_file_open(out_file *o, const char *path, vs_error *error)
+vs_result out_file_open(out_file *o, const char *path,
+                        const vs_allocator *alloc, vs_error *error)
 {
-    *o = (out_file){.path = path};
+    *o = (out_file){.path = path, .alloc = alloc ? *alloc : (vs_allocator){0}};
     if (!path || !path[0])
         return set_error(error, VS_ERROR_ARGUMENT,
                          "a path to write to is needed");
     size_t size = strlen(path) + 48;
-    o->tmp = malloc(size);
+    o->tmp = mem_alloc(&o->alloc, size);
     if (!o->tmp)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          path);
@@ -93,7 +95,7 @@ vs_result out_file_commit(out_file *o, vs_error *error)
         return set_error(error, VS_ERROR_IO, "%s: cannot write: %s", o->path,
                          strerror(err));
     }
-    free(o->tmp);
+    mem_free(&o->alloc, o->tmp);
     o->tmp = NULL;
     return VS_OK;
 }
@@ -103,15 +105,15 @@ void out_file_discard(out_file *o)
     if (o->f) fclose(o->f);
     o->f = NULL;
     if (o->tmp) unlink(o->tmp);
-    free(o->tmp);
+    mem_free(&o->alloc, o->tmp);
     o->tmp = NULL;
 }
 
 vs_result write_file_parts(out_file *o, const char *path,
-                           const file_part *parts, size_t count,
-                           vs_error *error)
+                           const vs_allocator *alloc, const file_part *parts,
+                           size_t count, vs_error *error)
 {
-    vs_result r = out_file_open(o, path, error);
+    vs_result r = out_file_open(o, path, alloc, error);
     for (size_t i = 0; r == VS_OK && i < count; ++i)
         if (parts[i].size &&
             fwrite(parts[i].data, 1, parts[i].size, o->f) != parts[i].size)
@@ -121,16 +123,19 @@ vs_result write_file_parts(out_file *o, const char *path,
 }
 
 vs_result vs_write_bytes(const void *data, size_t size, const char *path,
-                         vs_error *error)
+                         const vs_allocator *allocator, vs_error *error)
 {
     clear_error(error);
+    vs_result r =
+        mem_check_allocator(allocator, "vs_write_bytes", "allocator", error);
+    if (r != VS_OK) return r;
     if (!data && size > 0)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "%s: vs_write_bytes: no data for %zu bytes",
                          path ? path : "", size);
     out_file o;
     file_part part = {data, size};
-    vs_result r = write_file_parts(&o, path, &part, 1, error);
+    r = write_file_parts(&o, path, allocator, &part, 1, error);
     if (r == VS_OK) r = out_file_commit(&o, error);
     return r;
 }

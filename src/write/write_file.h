@@ -13,12 +13,15 @@
 
 typedef struct out_file {
     FILE *f;          /* the temporary file while open, else NULL */
-    char *tmp;        /* its name (malloc'd) until renamed or removed */
+    char *tmp;        /* its name (from alloc) until renamed or removed */
     const char *path; /* the target, borrowed; for renaming and messages */
+    vs_allocator alloc; /* the caller's allocator (zero: malloc) */
 } out_file;
 
-/* Creates the temporary file beside `path` (*o need not be initialised). */
-vs_result out_file_open(out_file *o, const char *path, vs_error *error);
+/* Creates the temporary file beside `path` (*o need not be initialised);
+ * its name comes from alloc (NULL: malloc). */
+vs_result out_file_open(out_file *o, const char *path,
+                        const vs_allocator *alloc, vs_error *error);
 /* Closes the temporary file, reporting any write error that occurred
  * (including one only noticed at fclose, such as a full disk); on error
  * the temporary file is removed. */
@@ -39,7 +42,7 @@ typedef struct file_part {
 /* Writes the parts, in order, to a temporary file beside path and closes
  * it; *o is then ready for out_file_commit or out_file_discard. */
 vs_result write_file_parts(out_file *o, const char *path,
-                           const file_part *parts, size_t count,
-                           vs_error *error);
+                           const vs_allocator *alloc, const file_part *parts,
+                           size_t count, vs_error *error);
 
 #endif

@@ -61,7 +61,7 @@ static double compare(const vs_pose *pose, const vs_posed_primitive *expected,
         }
     }
     CHECK_MSG(reported == 0, "%s: %d positions differ", label, reported);
-    posed_primitives_free(got, n);
+    posed_primitives_free(NULL, got, n);
     return worst;
 }
 
@@ -116,7 +116,7 @@ static void test_static_bake_poses_to_the_same_positions(void)
             vs_pose_free(back_pose);
             vs_asset_free(back);
             vs_asset_free(baked);
-            posed_primitives_free(expected, count);
+            posed_primitives_free(NULL, expected, count);
         }
         vs_pose_free(pose);
         vs_asset_free(src);
@@ -165,7 +165,7 @@ static void check_morph_bake(const char *source, vs_interpolation interp)
         char label[600];
         snprintf(label, sizeof label, "%s morph frame %u", source, f);
         worst = fmax(worst, compare(bp, expected, count, label));
-        posed_primitives_free(expected, count);
+        posed_primitives_free(NULL, expected, count);
     }
     printf("  morph  %-60s %u frames, max |diff| %.3g\n", source, frames,
            worst);
@@ -220,7 +220,7 @@ static void test_vat_rows_are_posed_positions(void)
                 mismatches += n != posed[k].normals[v];
                 ++floats;
             }
-        posed_primitives_free(posed, count);
+        posed_primitives_free(NULL, posed, count);
     }
     char extra;
     CHECK(f && fread(&extra, 1, 1, f) == 0); /* nothing after the last row */

@@ -13,104 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if VS_TEST_WRAP_MALLOC
-/* The link renames every call to these in the test and in vskin's objects
- * to the __wrap_ functions below; __real_ ones are the C library's. */
-void *__real_malloc(size_t size);
-void __real_free(void *ptr);
-#define COUNTING_RAW_ALLOC __real_malloc
-#define COUNTING_RAW_FREE __real_free
-#endif
-
-#include "counting_allocator.h"
-#include "test.h"
-#include "vskin/vskin.h"
-
-#if VS_TEST_WRAP_MALLOC
-void *__real_calloc(size_t count, size_t size);
-void *__real_realloc(void *ptr, size_t size);
-char *__real_strdup(const char *s);
-char *__real_strndup(const char *s, size_t n);
-int __real_posix_memalign(void **out, size_t alignment, size_t size);
-void *__real_aligned_alloc(size_t alignment, size_t size);
-
-/* Calls of the C library's allocator while `watching`. */
-static atomic_size_t libc_calls;
-static atomic_bool watching;
-
-static void note_libc_call(void)
-{
-    if (atomic_load(&watching)) atomic_fetch_add(&libc_calls, 1);
-}
-
-void *__wrap_malloc(size_t size);
-void *__wrap_malloc(size_t size)
-{
-    note_libc_call();
-    return __real_malloc(size);
-}
-void *__wrap_calloc(size_t count, size_t size);
-void *__wrap_calloc(size_t count, size_t size)
-{
-    note_libc_call();
-    return __real_calloc(count, size);
-}
-void *__wrap_realloc(void *ptr, size_t size);
-void *__wrap_realloc(void *ptr, size_t size)
-{
-    note_libc_call();
-    return __real_realloc(ptr, size);
-}
-void __wrap_free(void *ptr);
-void __wrap_free(void *ptr)
-{
-    if (ptr) note_libc_call();
-    __real_free(ptr);
-}
-char *__wrap_strdup(const char *s);
-char *__wrap_strdup(const char *s)
-{
-    note_libc_call();
-    return __real_strdup(s);
-}
-char *__wrap_strndup(const char *s, size_t n);
-char *__wrap_strndup(const char *s, size_t n)
-{
-    note_libc_call();
-    return __real_strndup(s, n);
-}
-int __wrap_posix_memalign(void **out, size_t alignment, size_t size);
-int __wrap_posix_memalign(void **out, size_t alignment, size_t size)
-{
-    note_libc_call();
-    return __real_posix_memalign(out, alignment, size);
-}
-void *__wrap_aligned_alloc(size_t alignment, size_t size);
-void *__wrap_aligned_alloc(size_t alignment, size_t size)
-{
-    note_libc_call();
-    return __real_aligned_alloc(alignment, size);
-}
-
-static void watch(bool on)
-{
-    if (on) atomic_store(&libc_calls, 0);
-    atomic_store(&watching, on);
-}
-static size_t libc_calls_seen(void)
-{
-    return atomic_load(&libc_calls);
-}
-#else
-static void watch(bool on)
-{
-    (void)on;
-}
-static size_t libc_calls_seen(void)
-{
-    return 0;
-}
-#endif
+#include "alloc_check.h"
 
 #define DATA VS_TEST_DATA
 
@@ -128,52 +31,6 @@ static const char *const assets[] = {
     DATA "/collada_anim/clips.dae",
 };
 enum { ASSET_COUNT = sizeof assets / sizeof assets[0] };
-
-/* What one run of the scenario saw. */
-typedef struct run {
-    counting *c;
-    const char *path;
-    size_t seen_refusals; /* refusals before the current step */
-    bool failed;          /* a step failed: the rest did not run */
-    int steps;            /* steps that ran */
-} run;
-
-/* One step of the scenario: ok is whether it succeeded, code what it
- * returned (VS_ERROR_OUT_OF_MEMORY for a false from a bool call). A step
- * during which the allocator refused must fail with
- * VS_ERROR_OUT_OF_MEMORY; any other step must succeed. */
-static bool step(run *r, bool ok, vs_result code, const vs_error *err,
-                 const char *what)
-{
-    ++r->steps;
-    const size_t refusals = atomic_load(&r->c->refused);
-    const bool refused = refusals != r->seen_refusals;
-    r->seen_refusals = refusals;
-    if (refused) {
-        CHECK_MSG(!ok && code == VS_ERROR_OUT_OF_MEMORY,
-                  "%s: %s: a refused allocation gave %s (%s)",
-                  r->path ? r->path : "default", what, vs_result_string(code),
-                  err ? err->message : "");
-        if (err && !ok)
-            CHECK_MSG(err->message[0] != '\0', "%s: no message", what);
-    } else {
-        CHECK_MSG(ok, "%s: %s failed: %s", r->path ? r->path : "default", what,
-                  err ? err->message : vs_result_string(code));
-    }
-    if (!ok) r->failed = true;
-    return ok;
-}
-
-static bool step_result(run *r, vs_result code, const vs_error *err,
-                        const char *what)
-{
-    return step(r, code == VS_OK, code, err, what);
-}
-
-static bool step_bool(run *r, bool ok, const char *what)
-{
-    return step(r, ok, ok ? VS_OK : VS_ERROR_OUT_OF_MEMORY, NULL, what);
-}
 
 /* A call that must never allocate: sampling, world matrices, joint
  * matrices, skinning. */
@@ -371,15 +228,7 @@ static size_t count_scenario(const char *path)
     scenario(&r, &a);
     watch(false);
     const char *name = path ? path : "default";
-    CHECK_MSG(atomic_load(&c.allocs) > 0, "%s: no allocation", name);
-    CHECK_MSG(counting_live(&c) == 0, "%s: %zu blocks not freed", name,
-              counting_live(&c));
-    CHECK_MSG(atomic_load(&c.foreign) == 0, "%s: %zu foreign frees", name,
-              (size_t)atomic_load(&c.foreign));
-    CHECK_MSG(libc_calls_seen() == 0,
-              "%s: vskin called the C library's allocator %zu times", name,
-              libc_calls_seen());
-    CHECK(!r.failed);
+    alloc_check_run(&r, name);
     printf("%s: %zu allocations, %zu bytes, %d steps\n", name,
            (size_t)atomic_load(&c.allocs), (size_t)atomic_load(&c.bytes),
            r.steps);

@@ -24,7 +24,7 @@ static uint8_t *read_png(const char *name, uint32_t *w, uint32_t *h)
     snprintf(path, sizeof path, "%s/%s", VS_TEST_TMP, name);
     uint8_t *px = NULL;
     vs_error e = {0};
-    CHECK_MSG(png_read_rgba(path, w, h, &px, &e) == VS_OK, "%s: %s", name,
+    CHECK_MSG(png_read_rgba(path, NULL, w, h, &px, &e) == VS_OK, "%s: %s", name,
               e.message);
     return px;
 }

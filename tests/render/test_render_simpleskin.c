@@ -126,10 +126,11 @@ static void compare_reference(const char *name, const uint8_t *img)
     vs_error e = {0};
     const char *update = getenv("VS_UPDATE_REFERENCES");
     if (update && strcmp(update, "1") == 0)
-        CHECK(png_write_rgba(path, W, H, img, &e) == VS_OK);
+        CHECK(png_write_rgba(path, W, H, img, NULL, &e) == VS_OK);
     uint32_t w = 0, h = 0;
     uint8_t *ref = NULL;
-    CHECK_MSG(png_read_rgba(path, &w, &h, &ref, &e) == VS_OK, "%s", e.message);
+    CHECK_MSG(png_read_rgba(path, NULL, &w, &h, &ref, &e) == VS_OK, "%s",
+              e.message);
     if (!ref) return;
     CHECK(w == W && h == H);
     size_t bad = 0;

@@ -28,17 +28,17 @@ static void test_write_bytes(void)
     char p[512];
     vs_error e;
     scratch_path(p, sizeof p, DIR_, "bytes.bin");
-    CHECK(vs_write_bytes("abc", 3, p, &e) == VS_OK);
+    CHECK(vs_write_bytes("abc", 3, p, NULL, &e) == VS_OK);
     CHECK(file_is(p, "abc"));
-    CHECK(vs_write_bytes("xy", 2, p, &e) == VS_OK); /* replaces */
+    CHECK(vs_write_bytes("xy", 2, p, NULL, &e) == VS_OK); /* replaces */
     CHECK(file_is(p, "xy"));
-    CHECK(vs_write_bytes(NULL, 0, p, &e) == VS_OK);
+    CHECK(vs_write_bytes(NULL, 0, p, NULL, &e) == VS_OK);
     CHECK(file_is(p, ""));
-    CHECK(vs_write_bytes(NULL, 1, p, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_write_bytes("a", 1, NULL, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_write_bytes("a", 1, "", NULL) == VS_ERROR_ARGUMENT);
+    CHECK(vs_write_bytes(NULL, 1, p, NULL, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_write_bytes("a", 1, NULL, NULL, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_write_bytes("a", 1, "", NULL, NULL) == VS_ERROR_ARGUMENT);
     const char *nodir = DIR_ "/no/such/folder/x.bin";
-    CHECK(vs_write_bytes("a", 1, nodir, &e) == VS_ERROR_IO);
+    CHECK(vs_write_bytes("a", 1, nodir, NULL, &e) == VS_ERROR_IO);
     CHECK_MSG(e.code == VS_ERROR_IO && strstr(e.message, nodir), "%s",
               e.message);
     CHECK(leftover_temps(DIR_) == 0);
@@ -51,7 +51,7 @@ static void test_replaced_file_keeps_its_mode(void)
     struct stat st;
     scratch_path(p, sizeof p, DIR_, "mode.bin");
     CHECK(write_text(p, OLD) && chmod(p, 0600) == 0);
-    CHECK(vs_write_bytes("new", 3, p, NULL) == VS_OK);
+    CHECK(vs_write_bytes("new", 3, p, NULL, NULL) == VS_OK);
     CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0600);
     CHECK(file_is(p, "new"));
 }
@@ -64,7 +64,7 @@ static void test_folder_in_the_way(void)
     vs_error e;
     scratch_path(p, sizeof p, DIR_, "folder.obj");
     mkdir(p, 0777);
-    CHECK(vs_write_bytes("abc", 3, p, &e) == VS_ERROR_IO);
+    CHECK(vs_write_bytes("abc", 3, p, NULL, &e) == VS_ERROR_IO);
     CHECK_MSG(strstr(e.message, "folder.obj") != NULL, "%s", e.message);
     struct stat st;
     CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode));
@@ -83,7 +83,7 @@ static void test_full_disk_keeps_old_files(void)
     scratch_path(gltf, sizeof gltf, DIR_, "full.gltf");
     scratch_path(png, sizeof png, DIR_, "full.png");
     scratch_path(bytes, sizeof bytes, DIR_, "full.bin");
-    char *bin = vs_gltf_bin_path(gltf);
+    char *bin = vs_gltf_bin_path(gltf, NULL);
     const char *all[] = {glb, gltf, bin, png, bytes};
     for (int i = 0; i < 5; ++i)
         CHECK(bin && write_text(all[i], OLD));
@@ -96,8 +96,8 @@ static void test_full_disk_keeps_old_files(void)
     limit_file_size(4096);
     CHECK(vs_write_gltf(a, glb, NULL, NULL, &e) == VS_ERROR_IO);
     CHECK(vs_write_gltf(a, gltf, NULL, NULL, &e) == VS_ERROR_IO);
-    CHECK(rgba && vs_write_png(rgba, W, H, png, &e) == VS_ERROR_IO);
-    CHECK(big && vs_write_bytes(big, 1 << 16, bytes, &e) == VS_ERROR_IO);
+    CHECK(rgba && vs_write_png(rgba, W, H, png, NULL, &e) == VS_ERROR_IO);
+    CHECK(big && vs_write_bytes(big, 1 << 16, bytes, NULL, &e) == VS_ERROR_IO);
     limit_file_size(0);
     for (int i = 0; i < 5; ++i)
         CHECK_MSG(bin && file_is(all[i], OLD), "%s changed", all[i]);
@@ -123,7 +123,7 @@ static void test_gltf(void)
     CHECK(!rep.axes_corrected && rep.dropped_normals == 0);
     vs_gltf_write_options embed = {.embed = true};
     CHECK(vs_write_gltf(a, gltf, NULL, NULL, &e) == VS_OK);
-    char *bin = vs_gltf_bin_path(gltf);
+    char *bin = vs_gltf_bin_path(gltf, NULL);
     CHECK(bin && strcmp(bin, DIR_ "/skin.bin") == 0 && test_path_exists(bin));
     vs_asset *b = load(glb), *c = load(gltf);
     CHECK(b && c && b->skin_count == a->skin_count &&
@@ -139,7 +139,7 @@ static void test_gltf(void)
     CHECK(!test_path_exists(obj));
     CHECK(vs_write_gltf(a, glb, &embed, NULL, &e) == VS_ERROR_ARGUMENT);
     CHECK(vs_write_gltf(a, DIR_ "/none/x.glb", NULL, NULL, &e) == VS_ERROR_IO);
-    CHECK(vs_gltf_bin_path(NULL) == NULL);
+    CHECK(vs_gltf_bin_path(NULL, NULL) == NULL);
     CHECK(leftover_temps(DIR_) == 0);
     free(bin);
     vs_asset_free(a);
@@ -154,31 +154,34 @@ static void test_png(void)
     char p[512];
     scratch_path(p, sizeof p, DIR_, "pixels.png");
     vs_error e;
-    CHECK_MSG(vs_write_png(rgba, W, H, p, &e) == VS_OK, "%s", e.message);
+    CHECK_MSG(vs_write_png(rgba, W, H, p, NULL, &e) == VS_OK, "%s", e.message);
     uint32_t w = 0, h = 0;
     uint8_t *back = NULL;
-    CHECK_MSG(vs_read_png(p, &w, &h, &back, &e) == VS_OK, "%s", e.message);
+    CHECK_MSG(vs_read_png(p, NULL, &w, &h, &back, &e) == VS_OK, "%s",
+              e.message);
     CHECK(w == W && h == H && back && memcmp(back, rgba, sizeof rgba) == 0);
     free(back);
-    CHECK(vs_write_png(NULL, W, H, p, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_write_png(rgba, 0, H, p, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_write_png(rgba, W, H, NULL, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_write_png(rgba, W, H, DIR_ "/none/x.png", &e) == VS_ERROR_IO);
-    CHECK(vs_read_png(NULL, &w, &h, &back, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_read_png(p, NULL, &h, &back, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_read_png(DIR_ "/missing.png", &w, &h, &back, &e) == VS_ERROR_IO);
+    CHECK(vs_write_png(NULL, W, H, p, NULL, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_write_png(rgba, 0, H, p, NULL, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_write_png(rgba, W, H, NULL, NULL, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_write_png(rgba, W, H, DIR_ "/none/x.png", NULL, &e) ==
+          VS_ERROR_IO);
+    CHECK(vs_read_png(NULL, NULL, &w, &h, &back, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_read_png(p, NULL, NULL, &h, &back, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_read_png(DIR_ "/missing.png", NULL, &w, &h, &back, &e) ==
+          VS_ERROR_IO);
     CHECK(back == NULL);
     char txt[512];
     scratch_path(txt, sizeof txt, DIR_, "not_a.png");
     CHECK(write_text(txt, OLD));
-    CHECK(vs_read_png(txt, &w, &h, &back, &e) == VS_ERROR_IO && !back);
+    CHECK(vs_read_png(txt, NULL, &w, &h, &back, &e) == VS_ERROR_IO && !back);
 }
 
 static bool write_gif(const char *path, const uint8_t *frames, int count)
 {
     vs_gif_writer *g = NULL;
     vs_error e;
-    bool ok = vs_gif_writer_open(path, 4, 2, 5, &g, &e) == VS_OK;
+    bool ok = vs_gif_writer_open(path, 4, 2, 5, NULL, &g, &e) == VS_OK;
     for (int i = 0; ok && i < count; ++i)
         ok = vs_gif_writer_add(g, frames + 32 * i, &e) == VS_OK;
     CHECK_MSG(ok, "%s", e.message);
@@ -204,7 +207,7 @@ static void test_gif(void)
     CHECK(write_text(kept, OLD));
     vs_gif_writer *g = NULL;
     vs_error e;
-    CHECK(vs_gif_writer_open(kept, 4, 2, 5, &g, &e) == VS_OK);
+    CHECK(vs_gif_writer_open(kept, 4, 2, 5, NULL, &g, &e) == VS_OK);
     CHECK(vs_gif_writer_add(g, frames, &e) == VS_OK);
     CHECK(file_is(kept, OLD));
     vs_gif_writer_discard(g);
@@ -215,7 +218,7 @@ static void test_gif(void)
     for (size_t i = 0; noise && i < (size_t)BIG * BIG * 4; ++i)
         noise[i] = (uint8_t)(i * 2654435761u >> 11);
     g = NULL;
-    CHECK(vs_gif_writer_open(kept, BIG, BIG, 5, &g, &e) == VS_OK);
+    CHECK(vs_gif_writer_open(kept, BIG, BIG, 5, NULL, &g, &e) == VS_OK);
     limit_file_size(4096);
     vs_result added = noise ? vs_gif_writer_add(g, noise, &e) : VS_ERROR_IO;
     vs_result closed = vs_gif_writer_close(g, &e);
@@ -226,10 +229,11 @@ static void test_gif(void)
     free(noise);
     /* errors */
     g = NULL;
-    CHECK(vs_gif_writer_open(a, 0, 2, 5, &g, &e) == VS_ERROR_ARGUMENT && !g);
-    CHECK(vs_gif_writer_open(NULL, 4, 2, 5, &g, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_gif_writer_open(a, 4, 2, 5, NULL, &e) == VS_ERROR_ARGUMENT);
-    CHECK(vs_gif_writer_open(DIR_ "/none/x.gif", 4, 2, 5, &g, &e) ==
+    CHECK(vs_gif_writer_open(a, 0, 2, 5, NULL, &g, &e) == VS_ERROR_ARGUMENT &&
+          !g);
+    CHECK(vs_gif_writer_open(NULL, 4, 2, 5, NULL, &g, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_gif_writer_open(a, 4, 2, 5, NULL, NULL, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_gif_writer_open(DIR_ "/none/x.gif", 4, 2, 5, NULL, &g, &e) ==
           VS_ERROR_IO);
     CHECK(vs_gif_writer_add(NULL, frames, &e) == VS_ERROR_ARGUMENT);
     CHECK(vs_gif_writer_close(NULL, &e) == VS_OK);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "asset/asset_internal.h"
 #include "base/error.h"
 #include "write/gltf2/gltf2_writer.h"
 
@@ -49,7 +50,7 @@ static bool attach(cJSON *root, const char *key, cJSON *array)
 static vs_result build(gltf2w_ctx *c, bool keep_axes)
 {
     if (!asset_info(c)) return gltf2w_oom(c, "asset");
-    c->animated = gltf2w_animated_nodes(c->asset);
+    c->animated = gltf2w_animated_nodes(c);
     if (!c->animated) return gltf2w_oom(c, "nodes");
     gltf2w_setup_correction(c, keep_axes);
     vs_result r = gltf2w_scenes(c);
@@ -80,8 +81,11 @@ vs_result gltf2_write_file(const vs_asset *asset, const char *path,
                          "already holds its buffer)",
                          path);
     gltf2_write_report rep = {0};
-    gltf2w_ctx c = {
-        .asset = asset, .path = path, .error = error, .report = &rep};
+    gltf2w_ctx c = {.asset = asset,
+                    .alloc = asset_allocator(asset),
+                    .path = path,
+                    .error = error,
+                    .report = &rep};
     c.root = cJSON_CreateObject();
     c.views = cJSON_CreateArray();
     c.accessors = cJSON_CreateArray();
@@ -101,8 +105,8 @@ vs_result gltf2_write_file(const vs_asset *asset, const char *path,
         if (r == VS_OK) r = gltf2w_emit(&c, glb, opts.embed);
     }
     cJSON_Delete(c.root);
-    free(c.bin);
-    free(c.animated);
+    mem_free(c.alloc, c.bin);
+    mem_free(c.alloc, c.animated);
     if (report) *report = rep;
     return r;
 }

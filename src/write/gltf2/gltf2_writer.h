@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/alloc.h"
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
 
@@ -39,8 +40,9 @@ vs_result gltf2_write_file(const vs_asset *asset, const char *path,
 /* True when path ends in ".glb" (case-insensitive). */
 bool gltf2_path_is_glb(const char *path);
 /* The .bin written beside a .gltf: the path with its extension replaced by
- * ".bin" ("a/b.gltf" -> "a/b.bin"). malloc'd; NULL when out of memory. */
-char *gltf2_bin_path(const char *gltf_path);
+ * ".bin" ("a/b.gltf" -> "a/b.bin"), from alloc (NULL: malloc); NULL when
+ * out of memory. */
+char *gltf2_bin_path(const char *gltf_path, const vs_allocator *alloc);
 
 /* The matrix taking the asset's axes and unit to glTF's Y-up metres
  * (identity for glTF sources): a rotation (Z_UP: -90 deg about X, X_UP:
@@ -52,6 +54,9 @@ bool gltf2_axis_correction(const vs_asset *asset, float out[16]);
 
 typedef struct gltf2w_ctx {
     const vs_asset *asset;
+    /* The asset's allocator: every block of the writer comes from it (the
+     * JSON tree is cJSON's, which has its own hooks). */
+    const vs_allocator *alloc;
     const char *path;           /* output file, for messages */
     vs_error *error;            /* never NULL */
     gltf2_write_report *report; /* never NULL */
@@ -117,8 +122,8 @@ vs_result gltf2w_skins(gltf2w_ctx *c);
 vs_result gltf2w_scenes(gltf2w_ctx *c);
 vs_result gltf2w_animations(gltf2w_ctx *c);
 /* Per node: true when a channel targets its translation, rotation or scale
- * (calloc'd; NULL when out of memory). */
-bool *gltf2w_animated_nodes(const vs_asset *a);
+ * (from c->alloc; NULL when out of memory). */
+bool *gltf2w_animated_nodes(const gltf2w_ctx *c);
 
 /* Adds the buffer and writes the file(s) (gltf2_writer_file.c). */
 vs_result gltf2w_emit(gltf2w_ctx *c, bool glb, bool embed);

@@ -37,7 +37,7 @@ static int32_t output(gltf2w_ctx *c, const vs_anim_sampler *s,
     bool cubic = s->interpolation == VS_INTERP_CUBICSPLINE;
     size_t elements = (size_t)s->key_count * (cubic ? 3 : 1);
     size_t n = elements * s->components;
-    float *v = malloc(n * sizeof *v);
+    float *v = mem_alloc(c->alloc, n * sizeof *v);
     if (!v) {
         gltf2w_oom(c, "animation outputs");
         return -1;
@@ -54,7 +54,7 @@ static int32_t output(gltf2w_ctx *c, const vs_anim_sampler *s,
                                 : ch->path == VS_PATH_ROTATION ? "VEC4"
                                                                : "VEC3",
                                 0, false);
-    free(v);
+    mem_free(c->alloc, v);
     return acc;
 }
 
@@ -63,9 +63,9 @@ static vs_result clip(gltf2w_ctx *c, uint32_t k, cJSON *anim)
     const vs_clip *cl = &c->asset->clips[k];
     cJSON *samplers = cJSON_AddArrayToObject(anim, "samplers");
     cJSON *channels = cJSON_AddArrayToObject(anim, "channels");
-    int32_t *inputs = malloc(cl->sampler_count * sizeof *inputs);
+    int32_t *inputs = mem_alloc(c->alloc, cl->sampler_count * sizeof *inputs);
     if (!samplers || !channels || !inputs) {
-        free(inputs);
+        mem_free(c->alloc, inputs);
         return gltf2w_oom(c, "animations");
     }
     for (uint32_t s = 0; s < cl->sampler_count; ++s)
@@ -105,7 +105,7 @@ static vs_result clip(gltf2w_ctx *c, uint32_t k, cJSON *anim)
             !cJSON_AddStringToObject(target, "path", anim_path_name(ch->path)))
             r = gltf2w_oom(c, "animations");
     }
-    free(inputs);
+    mem_free(c->alloc, inputs);
     return r;
 }
 
@@ -134,10 +134,11 @@ vs_result gltf2w_animations(gltf2w_ctx *c)
 
 /* Marks the nodes an animation channel moves (translation, rotation or
  * scale); such nodes get TRS instead of matrix. */
-bool *gltf2w_animated_nodes(const vs_asset *a)
+bool *gltf2w_animated_nodes(const gltf2w_ctx *c)
 {
-    bool *animated =
-        calloc(a->node_count ? a->node_count : 1, sizeof *animated);
+    const vs_asset *a = c->asset;
+    bool *animated = mem_calloc(c->alloc, a->node_count ? a->node_count : 1,
+                                sizeof *animated);
     if (!animated) return NULL;
     for (uint32_t k = 0; k < a->clip_count; ++k)
         for (uint32_t i = 0; i < a->clips[k].channel_count; ++i) {

@@ -34,7 +34,7 @@ static bool normalize3(float *v, bool *changed)
 /* A malloc'd copy to fix up, or NULL with the error set. */
 static float *copy_floats(gltf2w_ctx *c, const float *src, size_t n)
 {
-    float *v = malloc(n * sizeof *v);
+    float *v = mem_alloc(c->alloc, n * sizeof *v);
     if (!v)
         gltf2w_oom(c, "vertex attributes");
     else
@@ -52,7 +52,7 @@ int32_t gltf2w_normals(gltf2w_ctx *c, const vs_primitive *p)
         if (!normalize3(v + 3 * (size_t)i, &changed)) {
             /* A zero normal has no unit form: drop the attribute, as glTF
              * clients then compute flat normals (§3.7.2.1). */
-            free(v);
+            mem_free(c->alloc, v);
             c->report->dropped_normals++;
             return -2;
         }
@@ -61,7 +61,7 @@ int32_t gltf2w_normals(gltf2w_ctx *c, const vs_primitive *p)
     c->report->renormalized_normals += fixed;
     int32_t acc =
         gltf2w_floats(c, v, p->vertex_count, 3, "VEC3", ARRAY_BUFFER, false);
-    free(v);
+    mem_free(c->alloc, v);
     return acc;
 }
 
@@ -74,7 +74,7 @@ int32_t gltf2w_tangents(gltf2w_ctx *c, const vs_primitive *p)
         float *t = v + 4 * (size_t)i;
         bool changed;
         if (!normalize3(t, &changed)) {
-            free(v);
+            mem_free(c->alloc, v);
             c->report->dropped_tangents++;
             return -2;
         }
@@ -87,7 +87,7 @@ int32_t gltf2w_tangents(gltf2w_ctx *c, const vs_primitive *p)
     c->report->renormalized_tangents += fixed;
     int32_t acc =
         gltf2w_floats(c, v, p->vertex_count, 4, "VEC4", ARRAY_BUFFER, false);
-    free(v);
+    mem_free(c->alloc, v);
     return acc;
 }
 
@@ -133,10 +133,10 @@ vs_result gltf2w_influences(gltf2w_ctx *c, const vs_primitive *p,
 {
     uint32_t m = p->influence_count, count = p->vertex_count;
     size_t n = (size_t)count * m;
-    uint32_t *joints = malloc(n * sizeof *joints);
-    float *weights = malloc(n * sizeof *weights);
-    uint32_t *set_j = malloc((size_t)count * 4 * sizeof *set_j);
-    float *set_w = malloc((size_t)count * 4 * sizeof *set_w);
+    uint32_t *joints = mem_alloc(c->alloc, n * sizeof *joints);
+    float *weights = mem_alloc(c->alloc, n * sizeof *weights);
+    uint32_t *set_j = mem_alloc(c->alloc, (size_t)count * 4 * sizeof *set_j);
+    float *set_w = mem_alloc(c->alloc, (size_t)count * 4 * sizeof *set_w);
     vs_result r = VS_OK;
     if (!joints || !weights || !set_j || !set_w) {
         r = gltf2w_oom(c, "JOINTS/WEIGHTS");
@@ -203,9 +203,9 @@ vs_result gltf2w_influences(gltf2w_ctx *c, const vs_primitive *p,
         }
     }
 done:
-    free(joints);
-    free(weights);
-    free(set_j);
-    free(set_w);
+    mem_free(c->alloc, joints);
+    mem_free(c->alloc, weights);
+    mem_free(c->alloc, set_j);
+    mem_free(c->alloc, set_w);
     return r;
 }

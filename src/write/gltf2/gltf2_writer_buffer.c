@@ -60,7 +60,7 @@ int32_t gltf2w_view(gltf2w_ctx *c, const void *data, size_t size, int target)
         size_t cap = c->bin_capacity ? c->bin_capacity : 4096;
         while (cap < offset + size)
             cap *= 2;
-        uint8_t *grown = realloc(c->bin, cap);
+        uint8_t *grown = mem_grow(c->alloc, c->bin, c->bin_size, cap);
         if (!grown) {
             gltf2w_oom(c, "the binary buffer");
             return -1;
@@ -155,7 +155,7 @@ int32_t gltf2w_uints(gltf2w_ctx *c, const uint32_t *data, uint32_t count,
 {
     size_t n = (size_t)count * components;
     size_t width = gltf_component_size(component_type);
-    uint8_t *bytes = malloc(n * width > 0 ? n * width : 1);
+    uint8_t *bytes = mem_alloc(c->alloc, n * width > 0 ? n * width : 1);
     if (!bytes) {
         gltf2w_oom(c, "integer data");
         return -1;
@@ -165,7 +165,7 @@ int32_t gltf2w_uints(gltf2w_ctx *c, const uint32_t *data, uint32_t count,
         for (size_t b = 0; b < width; ++b)
             bytes[i * width + b] = (uint8_t)(data[i] >> (8 * b));
     int32_t view = gltf2w_view(c, bytes, n * width, target);
-    free(bytes);
+    mem_free(c->alloc, bytes);
     if (view < 0) return -1;
     if (!accessor(c, view, component_type, count, type)) return -1;
     return cJSON_GetArraySize(c->accessors) - 1;

@@ -16,14 +16,14 @@
 #define CHUNK_JSON 0x4E4F534Au
 #define CHUNK_BIN 0x004E4942u
 
-char *gltf2_bin_path(const char *gltf_path)
+char *gltf2_bin_path(const char *gltf_path, const vs_allocator *alloc)
 {
     const char *slash = strrchr(gltf_path, '/');
     const char *base = slash ? slash + 1 : gltf_path;
     const char *dot = strrchr(base, '.');
     size_t stem =
         dot && dot != base ? (size_t)(dot - gltf_path) : strlen(gltf_path);
-    char *out = malloc(stem + 5);
+    char *out = mem_alloc(alloc, stem + 5);
     if (out) {
         memcpy(out, gltf_path, stem);
         memcpy(out + stem, ".bin", 5);
@@ -32,13 +32,14 @@ char *gltf2_bin_path(const char *gltf_path)
 }
 
 /* RFC 4648 base64 for data: URIs (§3.6.1.1). */
-static char *base64_encode(const uint8_t *in, size_t n)
+static char *base64_encode(const vs_allocator *alloc, const uint8_t *in,
+                           size_t n)
 {
     static const char alphabet[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     static const char prefix[] = "data:application/octet-stream;base64,";
     size_t len = sizeof prefix - 1 + (n + 2) / 3 * 4;
-    char *out = malloc(len + 1), *o;
+    char *out = mem_alloc(alloc, len + 1), *o;
     if (!out) return NULL;
     memcpy(out, prefix, sizeof prefix - 1);
     o = out + sizeof prefix - 1;
@@ -57,11 +58,11 @@ static char *base64_encode(const uint8_t *in, size_t n)
 
 /* The .bin's file name as a relative URI reference: every byte outside
  * RFC 3986's unreserved set percent-encoded (§3.6.1.1: URIs are RFC 3986). */
-static char *relative_uri(const char *bin_path)
+static char *relative_uri(const vs_allocator *alloc, const char *bin_path)
 {
     const char *slash = strrchr(bin_path, '/');
     const char *name = slash ? slash + 1 : bin_path;
-    char *out = malloc(strlen(name) * 3 + 1), *o = out;
+    char *out = mem_alloc(alloc, strlen(name) * 3 + 1), *o = out;
     if (!out) return NULL;
     for (const unsigned char *p = (const unsigned char *)name; *p; ++p) {
         if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
@@ -104,8 +105,8 @@ static vs_result write_glb(gltf2w_ctx *c, const char *json)
                          {spaces, jpad}, {bhead, 8}, {c->bin, blen},
                          {zeros, bpad}};
     out_file out;
-    vs_result r =
-        write_file_parts(&out, c->path, parts, blen ? 7 : 4, c->error);
+    vs_result r = write_file_parts(&out, c->path, c->alloc, parts, blen ? 7 : 4,
+                                   c->error);
     if (r == VS_OK) r = out_file_commit(&out, c->error);
     return r;
 }
@@ -126,15 +127,15 @@ static vs_result add_buffer(gltf2w_ctx *c, bool glb, bool embed,
     char *uri = NULL;
     if (!glb) {
         if (embed) {
-            uri = base64_encode(c->bin, c->bin_size);
+            uri = base64_encode(c->alloc, c->bin, c->bin_size);
         } else {
-            *bin_path = gltf2_bin_path(c->path);
-            uri = *bin_path ? relative_uri(*bin_path) : NULL;
+            *bin_path = gltf2_bin_path(c->path, c->alloc);
+            uri = *bin_path ? relative_uri(c->alloc, *bin_path) : NULL;
         }
         if (!uri) return gltf2w_oom(c, "buffers");
     }
     bool ok = !uri || cJSON_AddStringToObject(buf, "uri", uri);
-    free(uri);
+    mem_free(c->alloc, uri);
     if (!ok || !cJSON_AddNumberToObject(buf, "byteLength", (double)c->bin_size))
         return gltf2w_oom(c, "buffers");
     return VS_OK;
@@ -156,15 +157,17 @@ vs_result gltf2w_emit(gltf2w_ctx *c, bool glb, bool embed)
         file_part bin_part = {c->bin, c->bin_size};
         file_part text_parts[] = {{json, strlen(json)}, {"\n", 1}};
         if (bin_path)
-            r = write_file_parts(&bin, bin_path, &bin_part, 1, c->error);
+            r = write_file_parts(&bin, bin_path, c->alloc, &bin_part, 1,
+                                 c->error);
         if (r == VS_OK)
-            r = write_file_parts(&text, c->path, text_parts, 2, c->error);
+            r = write_file_parts(&text, c->path, c->alloc, text_parts, 2,
+                                 c->error);
         if (r == VS_OK && bin_path) r = out_file_commit(&bin, c->error);
         if (r == VS_OK) r = out_file_commit(&text, c->error);
         out_file_discard(&bin);
         out_file_discard(&text);
     }
-    free(json);
-    free(bin_path);
+    cJSON_free(json); /* cJSON_Print's, through cJSON's own hooks */
+    mem_free(c->alloc, bin_path);
     return r;
 }

@@ -51,13 +51,14 @@ static vs_result targets(gltf2w_ctx *c, const vs_primitive *p, bool normals,
             const float *pos = mt->positions;
             float *zeros = NULL;
             if (!pos) {
-                zeros = calloc((size_t)p->vertex_count * 3, sizeof *zeros);
+                zeros = mem_calloc(c->alloc, (size_t)p->vertex_count * 3,
+                                   sizeof *zeros);
                 if (!zeros) return gltf2w_oom(c, "morph targets");
                 pos = zeros;
             }
             acc = gltf2w_floats(c, pos, p->vertex_count, 3, "VEC3",
                                 ARRAY_BUFFER, true);
-            free(zeros);
+            mem_free(c->alloc, zeros);
             if (acc < 0) return c->error->code;
             if (!add_index(obj, "POSITION", acc))
                 return gltf2w_oom(c, "morph targets");

@@ -117,7 +117,7 @@ static int32_t inverse_binds(gltf2w_ctx *c, const vs_skin *s)
 {
     bool bsm = !xform_is_identity(s->bind_shape_matrix, 0.0f);
     if (!s->inverse_bind_matrices && !bsm) return -2; /* identities */
-    float *m = malloc((size_t)s->joint_count * 16 * sizeof *m);
+    float *m = mem_alloc(c->alloc, (size_t)s->joint_count * 16 * sizeof *m);
     if (!m) {
         gltf2w_oom(c, "inverse bind matrices");
         return -1;
@@ -131,7 +131,7 @@ static int32_t inverse_binds(gltf2w_ctx *c, const vs_skin *s)
         if (bsm) xform_mul(out, s->bind_shape_matrix, out);
     }
     int32_t acc = gltf2w_floats(c, m, s->joint_count, 16, "MAT4", 0, false);
-    free(m);
+    mem_free(c->alloc, m);
     return acc;
 }
 
@@ -188,11 +188,12 @@ static uint32_t root_of(const vs_asset *a, uint32_t n)
 /* A scene's root list, plus the roots of the joints its skinned nodes use
  * when they are outside it: glTF 1.0 scenes often list only the mesh node,
  * but glTF 2.0 wants the joints in the scene too (NODE_SKIN_NO_SCENE). */
-static bool add_scene_nodes(const vs_asset *a, const vs_scene *sc, cJSON *obj)
+static bool add_scene_nodes(gltf2w_ctx *c, const vs_scene *sc, cJSON *obj)
 {
+    const vs_asset *a = c->asset;
     size_t n_alloc = a->node_count ? a->node_count : 1;
-    bool *root = calloc(n_alloc, sizeof *root);
-    bool *in_scene = calloc(n_alloc, sizeof *in_scene);
+    bool *root = mem_calloc(c->alloc, n_alloc, sizeof *root);
+    bool *in_scene = mem_calloc(c->alloc, n_alloc, sizeof *in_scene);
     cJSON *list = cJSON_AddArrayToObject(obj, "nodes");
     bool ok = root && in_scene && list;
     for (uint32_t i = 0; ok && i < sc->node_count; ++i)
@@ -219,8 +220,8 @@ static bool add_scene_nodes(const vs_asset *a, const vs_scene *sc, cJSON *obj)
     }
     if (list && cJSON_GetArraySize(list) == 0)
         cJSON_DeleteItemFromObject(obj, "nodes");
-    free(root);
-    free(in_scene);
+    mem_free(c->alloc, root);
+    mem_free(c->alloc, in_scene);
     return ok;
 }
 
@@ -245,7 +246,7 @@ vs_result gltf2w_scenes(gltf2w_ctx *c)
             cJSON_AddItemToArray(list, obj);
             if ((sc->name && sc->name[0] &&
                  !cJSON_AddStringToObject(obj, "name", sc->name)) ||
-                !add_scene_nodes(a, sc, obj))
+                !add_scene_nodes(c, sc, obj))
                 return gltf2w_oom(c, "scenes");
         }
         return VS_OK;

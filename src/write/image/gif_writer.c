@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "write/image/image_writers.h"
 #include "write/write_file.h"
@@ -21,6 +22,8 @@ struct vs_gif_writer {
     const char *path;
     uint32_t width, height, delay_cs;
     GifPixelType *line;
+    vs_allocator
+        alloc;   /* the writer, its line and its file name come from it */
     bool failed; /* a frame was not written whole: close writes nothing */
 };
 
@@ -57,29 +60,31 @@ static vs_result earlier_failure(const gif_writer *w, vs_error *error)
 }
 
 vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
-                          uint32_t delay_cs, gif_writer **out, vs_error *error)
+                          uint32_t delay_cs, const vs_allocator *alloc,
+                          gif_writer **out, vs_error *error)
 {
     *out = NULL;
     if (!path || width == 0 || height == 0 || width > 65535 || height > 65535)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "gif: a path and a size within 1..65535 are needed");
-    gif_writer *w = calloc(1, sizeof *w);
-    GifPixelType *line = malloc(width);
+    gif_writer *w = mem_calloc(alloc, 1, sizeof *w);
+    GifPixelType *line = mem_alloc(alloc, width);
     if (!w || !line) {
-        free(w);
-        free(line);
+        mem_free(alloc, w);
+        mem_free(alloc, line);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "gif: out of memory");
     }
     *w = (gif_writer){.path = path,
                       .width = width,
                       .height = height,
                       .delay_cs = delay_cs,
-                      .line = line};
+                      .line = line,
+                      .alloc = alloc ? *alloc : (vs_allocator){0}};
     int code = 0;
-    vs_result opened = out_file_open(&w->out, path, error);
+    vs_result opened = out_file_open(&w->out, path, alloc, error);
     if (opened != VS_OK) {
-        free(line);
-        free(w);
+        mem_free(alloc, line);
+        mem_free(alloc, w);
         return opened;
     }
     /* Through a callback, so giflib neither opens nor closes the file. */
@@ -170,6 +175,7 @@ void gif_writer_discard(gif_writer *w)
     int code = 0;
     if (w->gif) EGifCloseFile(w->gif, &code);
     out_file_discard(&w->out);
-    free(w->line);
-    free(w);
+    const vs_allocator alloc = w->alloc; /* a copy: w is freed last */
+    mem_free(&alloc, w->line);
+    mem_free(&alloc, w);
 }

@@ -10,12 +10,17 @@
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
 
+/* alloc (NULL: malloc) gives what vskin allocates itself: the temporary
+ * file's name, the pixels read. libpng's own state comes from libpng's
+ * allocator (the simplified API takes no hooks). */
 vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
-                         const uint8_t *rgba, vs_error *error);
-/* Reads an 8-bit RGBA (or RGB, expanded) PNG; *out_rgba is malloc'd. For tests
- * and reference-image comparisons. */
-vs_result png_read_rgba(const char *path, uint32_t *width, uint32_t *height,
-                        uint8_t **out_rgba, vs_error *error);
+                         const uint8_t *rgba, const vs_allocator *alloc,
+                         vs_error *error);
+/* Reads an 8-bit RGBA (or RGB, expanded) PNG; *out_rgba comes from alloc.
+ * For tests and reference-image comparisons. */
+vs_result png_read_rgba(const char *path, const vs_allocator *alloc,
+                        uint32_t *width, uint32_t *height, uint8_t **out_rgba,
+                        vs_error *error);
 
 /* The public vs_gif_writer (vskin_tools.h) under its short name. */
 typedef struct vs_gif_writer gif_writer;
@@ -25,8 +30,11 @@ typedef struct vs_gif_writer gif_writer;
  * cube (252 colours) without dithering, so frames are deterministic and
  * share one global palette. The frames go to a temporary file beside path,
  * renamed over it by gif_writer_close. */
+/* The writer and what vskin allocates for it come from alloc (NULL:
+ * malloc); giflib's own state from giflib's allocator (it takes no hooks). */
 vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
-                          uint32_t delay_cs, gif_writer **out, vs_error *error);
+                          uint32_t delay_cs, const vs_allocator *alloc,
+                          gif_writer **out, vs_error *error);
 /* After a failure the writer only takes close (which then fails) or
  * discard. */
 vs_result gif_writer_add(gif_writer *w, const uint8_t *rgba, vs_error *error);

@@ -2,15 +2,16 @@
 /* PNG output through libpng (image_writers.h). */
 #include <png.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "write/image/image_writers.h"
 #include "write/write_file.h"
 
 vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
-                         const uint8_t *rgba, vs_error *error)
+                         const uint8_t *rgba, const vs_allocator *alloc,
+                         vs_error *error)
 {
     if (!path || !rgba || width == 0 || height == 0)
         return set_error(error, VS_ERROR_ARGUMENT,
@@ -22,7 +23,7 @@ vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
     image.height = height;
     image.format = PNG_FORMAT_RGBA;
     out_file out;
-    vs_result r = out_file_open(&out, path, error);
+    vs_result r = out_file_open(&out, path, alloc, error);
     if (r != VS_OK) return r;
     /* libpng's simplified API writes no time chunk, so the bytes depend on
      * the pixels only. */
@@ -35,8 +36,9 @@ vs_result png_write_rgba(const char *path, uint32_t width, uint32_t height,
     return out_file_commit(&out, error);
 }
 
-vs_result png_read_rgba(const char *path, uint32_t *width, uint32_t *height,
-                        uint8_t **out_rgba, vs_error *error)
+vs_result png_read_rgba(const char *path, const vs_allocator *alloc,
+                        uint32_t *width, uint32_t *height, uint8_t **out_rgba,
+                        vs_error *error)
 {
     *out_rgba = NULL;
     png_image image;
@@ -51,14 +53,14 @@ vs_result png_read_rgba(const char *path, uint32_t *width, uint32_t *height,
         return set_error(error, VS_ERROR_LIMIT, "%s: %ux%u is too large", path,
                          image.width, image.height);
     }
-    uint8_t *buf = malloc(PNG_IMAGE_SIZE(image));
+    uint8_t *buf = mem_alloc(alloc, PNG_IMAGE_SIZE(image));
     if (!buf) {
         png_image_free(&image);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          path);
     }
     if (!png_image_finish_read(&image, NULL, buf, 0, NULL)) {
-        free(buf);
+        mem_free(alloc, buf);
         return set_error(error, VS_ERROR_PARSE, "%s: bad PNG: %s", path,
                          image.message);
     }

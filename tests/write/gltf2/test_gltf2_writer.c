@@ -310,7 +310,7 @@ static void test_errors_name_the_file(void)
     CHECK(r == VS_ERROR_ARGUMENT);
     CHECK(strstr(err.message, "x.glb") != NULL);
     CHECK(!test_path_exists(VS_TEST_TMP "/x.glb"));
-    char *bin = gltf2_bin_path("a/b.c/model.gltf");
+    char *bin = gltf2_bin_path("a/b.c/model.gltf", NULL);
     CHECK(bin && strcmp(bin, "a/b.c/model.bin") == 0);
     free(bin);
     vs_asset_free(src);
