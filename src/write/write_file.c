@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,6 +106,44 @@ void out_file_discard(out_file *o)
     if (o->tmp) unlink(o->tmp);
     free(o->tmp);
     o->tmp = NULL;
+}
+
+/* An open descriptor of the folder of `path` ("." when it names none), or
+ * -1. */
+static int open_folder(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return open(".", O_RDONLY | O_CLOEXEC);
+    if (slash == path) return open("/", O_RDONLY | O_CLOEXEC);
+    size_t n = (size_t)(slash - path);
+    char *dir = malloc(n + 1);
+    if (!dir) return -1;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    int fd = open(dir, O_RDONLY | O_CLOEXEC);
+    free(dir);
+    return fd;
+}
+
+vs_result out_files_commit(out_file *const *files, size_t count,
+                           vs_error *error)
+{
+    const out_file *first = NULL;
+    for (size_t i = 0; !first && i < count; ++i)
+        if (files[i]->tmp) first = files[i];
+    if (!first) return VS_OK;
+    /* The lock is advisory and only between writers that take it: a folder
+     * that cannot be opened or locked (no read permission, a file system
+     * without flock) is written without it, as a single file is. */
+    int fd = open_folder(first->path);
+    if (fd >= 0)
+        while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+        }
+    vs_result r = VS_OK;
+    for (size_t i = 0; r == VS_OK && i < count; ++i)
+        if (files[i]->tmp) r = out_file_commit(files[i], error);
+    if (fd >= 0) close(fd); /* releases the lock */
+    return r;
 }
 
 vs_result write_file_parts(out_file *o, const char *path,
