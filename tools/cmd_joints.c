@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli_common.h"
+#include "cli_files.h"
 #include "commands.h"
 
 static void usage(FILE *out)
@@ -30,7 +31,8 @@ static void usage(FILE *out)
             "                    texel c of row j = column c of J_j; several "
             "times are\n"
             "                    written one after the other (needs -o)\n"
-            "  -o OUT            output file (default: JSON on stdout)\n"
+            "  -o OUT            output file, .json or (texture) .bin "
+            "(default: JSON on\n                    stdout)\n"
             "  --help            this text\n"
             "Other options as in 'vskin pose --help'.\n");
 }
@@ -128,10 +130,13 @@ static void add_json_frame(cJSON *frames, const vs_pose *pose,
 }
 
 /* Beside and renamed (vs_write_bytes): a failed write leaves an existing
- * OUT whole. */
+ * OUT whole. Prints the library's message on failure. */
 static bool write_all(const char *path, const void *data, size_t size)
 {
-    return vs_write_bytes(data, size, path, NULL) == VS_OK;
+    vs_error err;
+    if (vs_write_bytes(data, size, path, &err) == VS_OK) return true;
+    cli_error("joints", "%s", err.message);
+    return false;
 }
 
 /* The texture is little-endian float32; on a big-endian host the bytes of
@@ -194,10 +199,8 @@ static int emit(const joints_args *args, const vs_asset *asset, int32_t clip)
     }
     if (texture) {
         to_little_endian(mats, per_frame * count);
-        if (!write_all(args->out, mats, sizeof(float) * per_frame * count)) {
-            cli_error("joints", "%s: cannot write", args->out);
+        if (!write_all(args->out, mats, sizeof(float) * per_frame * count))
             goto done;
-        }
     } else {
         char *text = cJSON_Print(root);
         if (!text) {
@@ -208,8 +211,7 @@ static int emit(const joints_args *args, const vs_asset *asset, int32_t clip)
                             : fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF;
         cJSON_free(text);
         if (!ok) {
-            cli_error("joints", "%s: cannot write",
-                      args->out ? args->out : "stdout");
+            if (!args->out) cli_error("joints", "stdout: cannot write");
             goto done;
         }
     }
@@ -228,17 +230,27 @@ static int run(joints_args *args)
         cli_error("joints", "--format texture writes binary data: give -o OUT");
         return 2;
     }
-    if (args->out && args->common.file &&
-        strcmp(args->out, args->common.file) == 0) {
-        cli_error("joints", "-o %s: refusing to overwrite the input file",
-                  args->out);
+    /* The extension says what the file holds. */
+    const char *ext = texture ? ".bin" : ".json";
+    if (args->out && !cli_has_ext(args->out, ext)) {
+        cli_error("joints", "-o %s: --format %s writes %s files", args->out,
+                  texture ? "texture" : "json", ext);
         return 2;
     }
+    /* By identity, before and after loading: no spelling of the input or of
+     * a buffer it uses is written over. */
+    if (args->out &&
+        !cli_output_spares_reads("joints", args->common.file, args->out))
+        return 1;
     vs_asset *asset;
     if (!cli_load("joints", &args->common, &asset)) return 1;
     int status = 1;
     int32_t clip;
-    if (asset->skin_count == 0)
+    bool spared = !args->out || cli_output_spares_reads(
+                                    "joints", args->common.file, args->out);
+    if (!spared)
+        status = 1; /* the message is printed */
+    else if (asset->skin_count == 0)
         cli_error("joints", "%s: the asset has no skin", asset->source_name);
     else if (args->skin >= (long)asset->skin_count)
         cli_error("joints", "--skin %ld: the asset has %u skin(s)", args->skin,
