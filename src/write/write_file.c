@@ -125,6 +125,26 @@ static int open_folder(const char *path)
     return fd;
 }
 
+int out_folder_lock(const char *path)
+{
+    /* The lock is advisory and only between writers that take it: a folder
+     * that cannot be opened or locked (no read permission, a file system
+     * without flock) is written without it, as a single file is. */
+    int fd = open_folder(path);
+    if (fd < 0) return -1;
+    int r;
+    while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    if (r == 0) return fd;
+    close(fd);
+    return -1;
+}
+
+void out_folder_unlock(int lock)
+{
+    if (lock >= 0) close(lock); /* closing releases the lock */
+}
+
 vs_result out_files_commit(out_file *const *files, size_t count,
                            vs_error *error)
 {
@@ -132,17 +152,11 @@ vs_result out_files_commit(out_file *const *files, size_t count,
     for (size_t i = 0; !first && i < count; ++i)
         if (files[i]->tmp) first = files[i];
     if (!first) return VS_OK;
-    /* The lock is advisory and only between writers that take it: a folder
-     * that cannot be opened or locked (no read permission, a file system
-     * without flock) is written without it, as a single file is. */
-    int fd = open_folder(first->path);
-    if (fd >= 0)
-        while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
-        }
+    int lock = out_folder_lock(first->path);
     vs_result r = VS_OK;
     for (size_t i = 0; r == VS_OK && i < count; ++i)
         if (files[i]->tmp) r = out_file_commit(files[i], error);
-    if (fd >= 0) close(fd); /* releases the lock */
+    out_folder_unlock(lock);
     return r;
 }
 

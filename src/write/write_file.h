@@ -29,6 +29,12 @@ vs_result out_file_commit(out_file *o, vs_error *error);
 /* Closes (if open) and removes the temporary file: the target stays as it
  * was. Does nothing on a finished or zeroed out_file. */
 void out_file_discard(out_file *o);
+/* Takes an exclusive flock() on the folder of `path` (blocking until other
+ * vskin writers of that folder release theirs) and returns what
+ * out_folder_unlock needs: -1 when the folder cannot be opened or locked,
+ * which then goes unlocked. Not nestable: one lock per folder at a time. */
+int out_folder_lock(const char *path);
+void out_folder_unlock(int lock);
 /* Commits files that belong together (a .gltf and its .bin), in order,
  * while holding an exclusive flock() on the folder of the first: two vskin
  * processes writing the same set at once then each rename a whole set in

@@ -219,57 +219,128 @@ static bool same_files(const char *a, const char *b)
     return same;
 }
 
-/* race.gltf and race.bin are both the ones of run A or both of run B. */
-static bool pair_is_one_runs(void)
+/* Starts vskin ARGV in folder `dir`, its output thrown away. */
+static pid_t start(const char *const *argv, const char *dir)
 {
-    bool a = same_files("race.gltf", "A/race.gltf") &&
-             same_files("race.bin", "A/race.bin");
-    bool b = same_files("race.gltf", "B/race.gltf") &&
-             same_files("race.bin", "B/race.bin");
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        if (chdir(dir) == 0) execv(VS_CLI_PATH, (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int finish(pid_t pid)
+{
+    int status = -1;
+    if (pid > 0) waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Every file of `files` in DIR is the one run a wrote in A/, or every one is
+ * the one run b wrote in B/. */
+static bool set_is_one_runs(const char *const *files)
+{
+    bool a = true, b = true;
+    char here[256], there[256];
+    for (const char *const *f = files; *f; ++f) {
+        snprintf(here, sizeof here, "%s", *f);
+        snprintf(there, sizeof there, "A/%s", *f);
+        a = a && same_files(here, there);
+        snprintf(there, sizeof there, "B/%s", *f);
+        b = b && same_files(here, there);
+    }
     return a || b;
 }
 
-static const char *const run_a[] = {"vskin", "convert", "-o", "race.gltf",
-                                    "--force", NULL};
-static const char *const run_b[] = {
-    "vskin", "convert", VS_TEST_DATA "/gltf1/SimpleSkin.gltf", "-o",
-    "race.gltf", "--force", "--keep-axes", NULL};
-
-/* Runs of two different sources to one .gltf at once: whichever wins, the
- * .bin beside it is that run's. */
-static void concurrent_converts_leave_a_whole_pair(void)
+/* Runs a and b (which write the same names, relative, with different
+ * contents) alone in A/ and B/ for reference, then two of each at once in
+ * DIR, round after round: whichever wins, the files it leaves are all one
+ * run's. */
+static void race(const char *const *a, const char *const *b,
+                 const char *const *files)
 {
     make_dir();
-    /* The two runs alone, for reference: their .gltf and .bin differ. */
     CHECK(system("mkdir A B") == 0);
-    CHECK(run_in_dir("convert -o A/race.gltf", NULL) == 0);
-    CHECK(run_in_dir("convert '" VS_TEST_DATA "/gltf1/SimpleSkin.gltf' -o "
-                     "B/race.gltf --keep-axes",
-                     NULL) == 0);
-    CHECK(!same_files("A/race.bin", "B/race.bin"));
+    CHECK(finish(start(a, "A")) == 0 && finish(start(b, "B")) == 0);
+    char first_a[256], first_b[256];
+    snprintf(first_a, sizeof first_a, "A/%s", files[0]);
+    snprintf(first_b, sizeof first_b, "B/%s", files[0]);
+    CHECK(!same_files(first_a, first_b));
     enum { ROUNDS = 40, RUNS = 4 };
     int mixed = 0;
     for (int round = 0; round < ROUNDS; ++round) {
         pid_t pids[RUNS];
-        for (int k = 0; k < RUNS; ++k) {
-            pids[k] = fork();
-            if (pids[k] == 0) {
-                int null = open("/dev/null", O_WRONLY);
-                if (null >= 0) {
-                    dup2(null, 1);
-                    dup2(null, 2);
-                }
-                execv(VS_CLI_PATH, (char *const *)(k % 2 ? run_b : run_a));
-                _exit(127);
-            }
-        }
-        for (int k = 0; k < RUNS; ++k) {
-            int status = 0;
-            if (pids[k] > 0) waitpid(pids[k], &status, 0);
-        }
-        mixed += !pair_is_one_runs();
+        for (int k = 0; k < RUNS; ++k)
+            pids[k] = start(k % 2 ? b : a, ".");
+        for (int k = 0; k < RUNS; ++k)
+            CHECK(finish(pids[k]) == 0);
+        mixed += !set_is_one_runs(files);
     }
-    CHECK_MSG(mixed == 0, "%d of %d rounds left a mixed pair", mixed, ROUNDS);
+    CHECK_MSG(mixed == 0, "%d of %d rounds left a mixed set (%s ...)", mixed,
+              ROUNDS, files[0]);
+}
+
+static void concurrent_converts_leave_a_whole_pair(void)
+{
+    static const char *const a[] = {"vskin", "convert", "-o", "race.gltf",
+                                    "--force", NULL};
+    static const char *const b[] = {
+        "vskin", "convert", VS_TEST_DATA "/gltf1/SimpleSkin.gltf", "-o",
+        "race.gltf", "--force", "--keep-axes", NULL};
+    static const char *const files[] = {"race.bin", "race.gltf", NULL};
+    race(a, b, files);
+}
+
+static void concurrent_vat_bakes_leave_a_whole_set(void)
+{
+    static const char *const a[] = {"vskin", "bake",  "--clip", "0",
+                                    "--fps", "10",    "--vat",  "v",
+                                    "--force", NULL};
+    static const char *const b[] = {"vskin", "bake",  "--clip", "0",
+                                    "--fps", "7",     "--vat",  "v",
+                                    "--force", NULL};
+    /* The embedded asset has no normals: no v.normals.bin. */
+    static const char *const files[] = {"v.bin", "v.json", "v.glb", NULL};
+    race(a, b, files);
+}
+
+/* A bake that fails, before writing or while writing, leaves every file of
+ * BASE that was there as it was, and no temporary file. */
+static void a_failed_vat_bake_keeps_every_old_file(void)
+{
+    make_dir();
+    static const char *names[] = {"v.bin", "v.normals.bin", "v.json",
+                                  "v.glb"};
+    for (int i = 0; i < 4; ++i) {
+        FILE *f = fopen(names[i], "wb");
+        CHECK(f != NULL);
+        if (f) {
+            fputs("OLD", f);
+            fclose(f);
+        }
+    }
+    CHECK(run_in_dir("bake --clip nope --vat v --force", NULL) == 1);
+    struct rlimit saved;
+    CHECK(getrlimit(RLIMIT_FSIZE, &saved) == 0);
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = {256, saved.rlim_max};
+    CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    char *err = NULL;
+    int status = run_in_dir("bake --clip 0 --vat v --force", &err);
+    setrlimit(RLIMIT_FSIZE, &saved);
+    signal(SIGXFSZ, old_handler);
+    CHECK_MSG(status == 1, "status %d", status);
+    CHECK_MSG(strstr(err, "v.") != NULL, "%s", err);
+    free(err);
+    for (int i = 0; i < 4; ++i)
+        CHECK_MSG(same_text(names[i], "OLD"), "%s", names[i]);
+    CHECK(no_temporary_files());
 }
 
 int main(void)
@@ -280,6 +351,8 @@ int main(void)
     RUN(pose_writes_each_file_once);
     RUN(links_out_of_the_folder_are_not_read);
     RUN(a_full_disk_keeps_the_old_file);
+    RUN(a_failed_vat_bake_keeps_every_old_file);
     RUN(concurrent_converts_leave_a_whole_pair);
+    RUN(concurrent_vat_bakes_leave_a_whole_set);
     return test_summary();
 }
