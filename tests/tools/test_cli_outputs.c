@@ -175,12 +175,14 @@ static void a_full_disk_keeps_the_old_file(void)
         "pose --time 0.5 -o old.obj",
         "joints --time 0,0.5 -o old.json",
         "convert -o old.gltf --force",
+        "render --frames 4 --size 32x32 -o old.gif",
     };
-    static const char *outputs[] = {"old.obj", "old.json", "old.gltf"};
+    static const char *outputs[] = {"old.obj", "old.json", "old.gltf",
+                                    "old.gif"};
     struct rlimit saved;
     CHECK(getrlimit(RLIMIT_FSIZE, &saved) == 0);
     void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
-    for (size_t i = 0; i < 3; ++i) {
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; ++i) {
         char path[512];
         snprintf(path, sizeof path, DIR "/%s", outputs[i]);
         FILE *f = fopen(path, "wb");
@@ -297,6 +299,16 @@ static void concurrent_converts_leave_a_whole_pair(void)
     race(a, b, files);
 }
 
+static void concurrent_poses_leave_a_whole_file(void)
+{
+    static const char *const a[] = {"vskin", "pose", "--time", "0",
+                                    "-o",    "p.obj", NULL};
+    static const char *const b[] = {"vskin", "pose", "--time", "0.5",
+                                    "-o",    "p.obj", NULL};
+    static const char *const files[] = {"p.obj", NULL};
+    race(a, b, files);
+}
+
 static void concurrent_vat_bakes_leave_a_whole_set(void)
 {
     static const char *const a[] = {"vskin", "bake",  "--clip", "0",
@@ -353,6 +365,7 @@ int main(void)
     RUN(a_full_disk_keeps_the_old_file);
     RUN(a_failed_vat_bake_keeps_every_old_file);
     RUN(concurrent_converts_leave_a_whole_pair);
+    RUN(concurrent_poses_leave_a_whole_file);
     RUN(concurrent_vat_bakes_leave_a_whole_set);
     return test_summary();
 }
