@@ -101,8 +101,8 @@ static bool plot_path_ok(const char *prog, const char *plot, const char *asset)
     struct stat p, a;
     if (asset && stat(plot, &p) == 0 && stat(asset, &a) == 0 &&
         p.st_dev == a.st_dev && p.st_ino == a.st_ino) {
-        fprintf(stderr, "%s: --plot %s: refusing to write over --asset\n",
-                prog, plot);
+        fprintf(stderr, "%s: --plot %s: refusing to write over --asset\n", prog,
+                plot);
         return false;
     }
     return true;

@@ -52,8 +52,8 @@ static vs_result load(const char *uri, bool allow_external, char *text,
 {
     gltf_bytes b;
     text[0] = '\0';
-    vs_result r = gltf_load_uri("scene.gltf", ASSET, uri, "buffers[0].uri",
-                                100, allow_external, &b, err);
+    vs_result r = gltf_load_uri("scene.gltf", ASSET, uri, "buffers[0].uri", 100,
+                                allow_external, &b, err);
     if (r == VS_OK) {
         snprintf(text, size, "%.*s", (int)b.size, (const char *)b.data);
         free(b.data);

@@ -132,8 +132,7 @@ static void the_extension_matches_the_format(void)
 static void pose_writes_each_file_once(void)
 {
     make_dir();
-    CHECK(run_in_dir("pose --loop --time 1234567,1234568 -o p.obj", NULL) ==
-          0);
+    CHECK(run_in_dir("pose --loop --time 1234567,1234568 -o p.obj", NULL) == 0);
     CHECK(test_path_exists(DIR "/p_t1234567.obj"));
     CHECK(test_path_exists(DIR "/p_t1234568.obj"));
     CHECK(run_in_dir("pose --time 0.1,2.5 -o s.obj", NULL) == 0);
@@ -290,20 +289,21 @@ static void race(const char *const *a, const char *const *b,
 
 static void concurrent_converts_leave_a_whole_pair(void)
 {
-    static const char *const a[] = {"vskin", "convert", "-o", "race.gltf",
-                                    "--force", NULL};
+    static const char *const a[] = {"vskin",     "convert", "-o",
+                                    "race.gltf", "--force", NULL};
     static const char *const b[] = {
-        "vskin", "convert", VS_TEST_DATA "/gltf1/SimpleSkin.gltf", "-o",
-        "race.gltf", "--force", "--keep-axes", NULL};
+        "vskin",       "convert",   VS_TEST_DATA "/gltf1/SimpleSkin.gltf",
+        "-o",          "race.gltf", "--force",
+        "--keep-axes", NULL};
     static const char *const files[] = {"race.bin", "race.gltf", NULL};
     race(a, b, files);
 }
 
 static void concurrent_poses_leave_a_whole_file(void)
 {
-    static const char *const a[] = {"vskin", "pose", "--time", "0",
+    static const char *const a[] = {"vskin", "pose",  "--time", "0",
                                     "-o",    "p.obj", NULL};
-    static const char *const b[] = {"vskin", "pose", "--time", "0.5",
+    static const char *const b[] = {"vskin", "pose",  "--time", "0.5",
                                     "-o",    "p.obj", NULL};
     static const char *const files[] = {"p.obj", NULL};
     race(a, b, files);
@@ -311,11 +311,11 @@ static void concurrent_poses_leave_a_whole_file(void)
 
 static void concurrent_vat_bakes_leave_a_whole_set(void)
 {
-    static const char *const a[] = {"vskin", "bake",  "--clip", "0",
-                                    "--fps", "10",    "--vat",  "v",
+    static const char *const a[] = {"vskin",   "bake", "--clip", "0",
+                                    "--fps",   "10",   "--vat",  "v",
                                     "--force", NULL};
-    static const char *const b[] = {"vskin", "bake",  "--clip", "0",
-                                    "--fps", "7",     "--vat",  "v",
+    static const char *const b[] = {"vskin",   "bake", "--clip", "0",
+                                    "--fps",   "7",    "--vat",  "v",
                                     "--force", NULL};
     /* The embedded asset has no normals: no v.normals.bin. */
     static const char *const files[] = {"v.bin", "v.json", "v.glb", NULL};
@@ -327,8 +327,7 @@ static void concurrent_vat_bakes_leave_a_whole_set(void)
 static void a_failed_vat_bake_keeps_every_old_file(void)
 {
     make_dir();
-    static const char *names[] = {"v.bin", "v.normals.bin", "v.json",
-                                  "v.glb"};
+    static const char *names[] = {"v.bin", "v.normals.bin", "v.json", "v.glb"};
     for (int i = 0; i < 4; ++i) {
         FILE *f = fopen(names[i], "wb");
         CHECK(f != NULL);
