@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 
@@ -85,6 +87,27 @@ static bool parse_list(const char *text, int kind, bench_config *c)
     return true;
 }
 
+/* --plot writes one PNG, at the path given and nowhere else: the name
+ * must say PNG, and it may not be the --asset file (compared by device and
+ * inode, so another spelling or a link is caught). */
+static bool plot_path_ok(const char *prog, const char *plot, const char *asset)
+{
+    size_t n = strlen(plot);
+    if (n < 4 || strcasecmp(plot + n - 4, ".png") != 0) {
+        fprintf(stderr, "%s: --plot %s: the plot is a PNG: use a .png name\n",
+                prog, plot);
+        return false;
+    }
+    struct stat p, a;
+    if (asset && stat(plot, &p) == 0 && stat(asset, &a) == 0 &&
+        p.st_dev == a.st_dev && p.st_ino == a.st_ino) {
+        fprintf(stderr, "%s: --plot %s: refusing to write over --asset\n", prog,
+                plot);
+        return false;
+    }
+    return true;
+}
+
 static int parse(int argc, char **argv, const char *prog, bench_config *c)
 {
     const char *lists[3] = {NULL, NULL, NULL}; /* applied after --smoke */
@@ -153,6 +176,7 @@ static int parse(int argc, char **argv, const char *prog, bench_config *c)
             return 2;
         }
     }
+    if (c->plot && !plot_path_ok(prog, c->plot, c->asset)) return 2;
     if (c->smoke) {
         c->sizes[0] = 1000, c->sizes[1] = 4000, c->size_count = 2;
         if (c->min_time == 0) c->min_time = 0.002;

@@ -2,6 +2,8 @@
 /* Option parsing, loading and messages shared by the vskin commands. */
 #include "cli_common.h"
 
+#include "cli_files.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -139,7 +141,10 @@ bool cli_load(const char *cmd, const cli_options *opts, vs_asset **out)
     vs_error error = {0};
     vs_result r;
     if (opts->file) {
-        r = vs_asset_load_file(opts->file, NULL, out, &error);
+        /* Through the recording reader: the commands then keep their
+         * outputs off every file the load read (cli_files.h). */
+        vs_load_options load = {.file_reader = cli_file_reader(opts->file)};
+        r = vs_asset_load_file(opts->file, &load, out, &error);
     } else {
         size_t size;
         const void *data = vs_default_asset_data(&size);
@@ -176,13 +181,9 @@ bool cli_select_clip(const char *cmd, const vs_asset *asset,
 bool cli_may_write(const char *cmd, const char *input, const char *path,
                    bool force)
 {
-    struct stat out, in;
+    struct stat out;
     if (stat(path, &out) != 0) return true;
-    if (input && stat(input, &in) == 0 && in.st_dev == out.st_dev &&
-        in.st_ino == out.st_ino) {
-        cli_error(cmd, "%s: refusing to write over the input file", path);
-        return false;
-    }
+    if (!cli_output_spares_reads(cmd, input, path)) return false;
     if (!force) {
         cli_error(cmd, "%s: already exists (use --force to overwrite it)",
                   path);

@@ -56,8 +56,11 @@ int cli_unknown(const char *cmd, const char *arg);
 void cli_options_free(cli_options *opts);
 
 /* False (with "vskin CMD: PATH: ..." printed) when `path` must not be
- * written: it is the input file (never, even with --force), or it exists and
- * `force` is false. Nothing the user gave is overwritten without asking. */
+ * written: it is the input file or a file the load read (never, even with
+ * --force; cli_output_spares_reads), or it exists and `force` is false.
+ * Nothing the user gave is overwritten without asking. Commands call it for
+ * every output before loading (to refuse early) and again after (when the
+ * files the load read are known). */
 bool cli_may_write(const char *cmd, const char *input, const char *path,
                    bool force);
 

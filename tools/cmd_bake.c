@@ -270,7 +270,10 @@ int cmd_bake(int argc, char **argv)
     if (status < 0) {
         vs_asset *asset = NULL;
         status = 1;
-        if (outputs_allowed(&a) && cli_load("bake", &a.common, &asset)) {
+        /* Checked again once loaded: the outputs may be none of the
+         * buffers read. */
+        if (outputs_allowed(&a) && cli_load("bake", &a.common, &asset) &&
+            outputs_allowed(&a)) {
             vs_error error = {0};
             vs_result r = a.clip ? bake_clip(asset, &a, &error)
                                  : bake_static(asset, &a, &error);

@@ -123,6 +123,8 @@ static int run(const convert_args *args)
     bool ok = may_write(args, args->out) && (!bin || may_write(args, bin));
     vs_asset *asset = NULL;
     if (ok) ok = cli_load("convert", &args->common, &asset);
+    /* Again once loaded: the outputs may be none of the buffers read. */
+    ok = ok && may_write(args, args->out) && (!bin || may_write(args, bin));
     if (ok) {
         vs_gltf_write_options opts = {.embed = args->embed,
                                       .keep_axes = args->keep_axes};

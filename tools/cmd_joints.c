@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli_common.h"
+#include "cli_files.h"
 #include "cli_json.h"
 #include "commands.h"
 
@@ -31,7 +32,8 @@ static void usage(FILE *out)
             "                    texel c of row j = column c of J_j; several "
             "times are\n"
             "                    written one after the other (needs -o)\n"
-            "  -o OUT            output file (default: JSON on stdout)\n"
+            "  -o OUT            output file, .json or (texture) .bin "
+            "(default: JSON on\n                    stdout)\n"
             "  --help            this text\n"
             "Other options as in 'vskin pose --help'.\n");
 }
@@ -233,17 +235,27 @@ static int run(joints_args *args)
         cli_error("joints", "--format texture writes binary data: give -o OUT");
         return 2;
     }
-    if (args->out && args->common.file &&
-        strcmp(args->out, args->common.file) == 0) {
-        cli_error("joints", "-o %s: refusing to overwrite the input file",
-                  args->out);
+    /* The extension says what the file holds. */
+    const char *ext = texture ? ".bin" : ".json";
+    if (args->out && !cli_has_ext(args->out, ext)) {
+        cli_error("joints", "-o %s: --format %s writes %s files", args->out,
+                  texture ? "texture" : "json", ext);
         return 2;
     }
+    /* By identity, before and after loading: no spelling of the input or of
+     * a buffer it uses is written over. */
+    if (args->out &&
+        !cli_output_spares_reads("joints", args->common.file, args->out))
+        return 1;
     vs_asset *asset;
     if (!cli_load("joints", &args->common, &asset)) return 1;
     int status = 1;
     int32_t clip;
-    if (asset->skin_count == 0)
+    bool spared = !args->out || cli_output_spares_reads(
+                                    "joints", args->common.file, args->out);
+    if (!spared)
+        status = 1; /* the message is printed */
+    else if (asset->skin_count == 0)
         cli_error("joints", "%s: the asset has no skin", asset->source_name);
     else if (args->skin >= (long)asset->skin_count)
         cli_error("joints", "--skin %ld: the asset has %u skin(s)", args->skin,

@@ -119,12 +119,19 @@ static int run(const pose_args *args)
         }
         /* Every output name is checked before loading or writing anything,
          * so a refused run leaves no partial set of files behind. */
-        if (!outputs_spare_input("pose", args->out, format, args->joints,
-                                 times, time_count, args->common.file))
+        if (!outputs_allowed("pose", args->out, format, args->joints, times,
+                             time_count, args->common.file))
             return 1;
     }
     vs_asset *asset;
     if (!cli_load("pose", &args->common, &asset)) return 1;
+    /* Again once loaded: the outputs may be none of the buffers read. */
+    if (args->out &&
+        !outputs_allowed("pose", args->out, format, args->joints, times,
+                         time_count, args->common.file)) {
+        vs_asset_free(asset);
+        return 1;
+    }
     int32_t clip;
     int status = 1;
     pose_run batch = {0};

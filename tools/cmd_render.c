@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "cli_files.h"
 #include "commands.h"
 
 #if VSKIN_CLI_WITH_RENDER
@@ -151,7 +152,7 @@ static int run(render_job *job)
 {
     const render_options *o = job->opts;
     vs_error e = {0};
-    bool gif = o->frames || o->fps > 0.0f || ends_with(o->output, ".gif");
+    bool gif = ends_with(o->output, ".gif");
     if (gif) return write_gif(job);
     float t = o->common.time_count ? o->common.times[0] : 0.0f;
     vs_result r = draw_at(job, t, &e);
@@ -218,10 +219,14 @@ int cmd_render(int argc, char **argv)
     if (status < 0) {
         vs_asset *asset = NULL;
         status = 1;
-        if (cli_load(CMD, &o.common, &asset)) {
+        /* By identity, before and after loading: no spelling of the input or
+         * of a buffer it uses is written over. */
+        if (cli_output_spares_reads(CMD, o.common.file, o.output) &&
+            cli_load(CMD, &o.common, &asset) &&
+            cli_output_spares_reads(CMD, o.common.file, o.output)) {
             status = render_asset(&o, asset);
-            vs_asset_free(asset);
         }
+        vs_asset_free(asset);
     }
     cli_options_free(&o.common);
     return status;

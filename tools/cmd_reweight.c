@@ -167,11 +167,16 @@ int cmd_reweight(int argc, char **argv)
         return 1;
     }
     bool ok = may_write(&a, a.out) && (!bin || may_write(&a, bin));
-    free(bin);
-    if (!ok) return 1;
     cli_options common = {.file = a.file};
     vs_asset *src = NULL, *rw = NULL;
-    if (!cli_load("reweight", &common, &src)) return 1;
+    /* Again once loaded: the outputs may be none of the buffers read. */
+    ok = ok && cli_load("reweight", &common, &src) && may_write(&a, a.out) &&
+         (!bin || may_write(&a, bin));
+    free(bin);
+    if (!ok) {
+        vs_asset_free(src);
+        return 1;
+    }
     vs_reweight_options ro = {a.max_influences, a.normalize};
     vs_reweight_stats st;
     vs_error error;

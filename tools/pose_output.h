@@ -10,16 +10,19 @@
 #include "cli_common.h"
 
 /* The file written for one time: `out` itself for a single time, else
- * "_t<time %g>" inserted before the extension (out.obj -> out_t2.5.obj).
+ * "_t<time>" inserted before the extension (out.obj -> out_t2.5.obj), the
+ * time in the fewest digits (six to nine, "%g") that read back as it, so
+ * that distinct times name distinct files.
  * joints_file: the extension becomes "_joints.json" instead. malloc'd. */
 char *output_path(const char *out, bool several, float time, bool joints_file);
 
-/* False (with a message) when any file the run would write is `input`
- * itself (same device and inode, so links and "./" spellings are caught). */
-bool outputs_spare_input(const char *cmd, const char *out,
-                         vs_posed_format format, bool joints,
-                         const float *times, size_t time_count,
-                         const char *input);
+/* False (with a message) when any file the run would write is `input` or a
+ * file the load read (same device and inode, so links and "./" spellings
+ * are caught: cli_output_spares_reads), or when two times would write one
+ * file (--time 1,1): no file is written twice in one run. */
+bool outputs_allowed(const char *cmd, const char *out, vs_posed_format format,
+                     bool joints, const float *times, size_t time_count,
+                     const char *input);
 
 /* What every time of one run shares. */
 typedef struct pose_run {

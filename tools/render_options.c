@@ -174,6 +174,19 @@ int render_parse(int argc, char **argv, render_options *o)
         cli_error(CMD, "an output file is needed: -o OUT.png or -o OUT.gif");
         return 2;
     }
+    /* The extension says what the file holds: a GIF is never written under
+     * another name (nor over the input, whatever it is called). */
+    bool gif = cli_has_ext(o->output, ".gif");
+    if (!gif && !cli_has_ext(o->output, ".png")) {
+        cli_error(CMD, "-o %s: unknown extension (use .png or .gif)",
+                  o->output);
+        return 2;
+    }
+    if (!gif && (o->frames || o->fps > 0.0f)) {
+        cli_error(CMD, "-o %s: --frames and --fps render a clip: use a .gif",
+                  o->output);
+        return 2;
+    }
     if (o->common.time_count > 1) {
         cli_error(CMD, "--time takes one time for a picture; use --frames or "
                        "--fps with --from/--to for a clip");

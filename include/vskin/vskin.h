@@ -381,7 +381,11 @@ typedef struct vs_asset {
  * or external entity). The path rules (vs_load_options.allow_external_paths:
  * no absolute path, no ".." above the folder; no other URI scheme) and the
  * size limits are applied before the reader is called, and the size it
- * returns is checked again. A failure keeps the reader's code and message,
+ * returns is checked again. What a path means to the reader (symbolic links
+ * included) is its business; when vskin reads from disk itself it also
+ * refuses, unless allow_external_paths, a file whose real path (every
+ * symbolic link resolved) is not inside the folder's real path, and
+ * follows links that stay inside (docs/robustness.md). A failure keeps the reader's code and message,
  * with the file and the object named first, as in
  * `scene.gltf: buffers[0].uri: "scene.bin": models/scene.bin: not found`.
  */
@@ -446,7 +450,8 @@ typedef struct vs_load_options {
     const char *base_dir;
     vs_limits limits; /**< zero fields take the defaults above */
     /** false (default): external URIs must stay inside the asset's folder (no
-     * absolute paths, no ".." above it). true: both are allowed. Other URI
+     * absolute paths, no ".." above it; on disk, no symbolic link that
+     * resolves outside it). true: both are allowed. Other URI
      * schemes (http:, file:, ...) are never read: vskin has no network
      * access. See docs/robustness.md. */
     bool allow_external_paths;

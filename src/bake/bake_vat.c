@@ -232,12 +232,16 @@ vs_result bake_vat_write(const vs_asset *asset, uint32_t clip,
         r = write_json(asset, clip, options, times, count, &files, lo, hi,
                        error);
     /* The .glb is the last file written and the first renamed into place;
-     * the others follow it. */
+     * the others follow it, all under the folder's lock, so that bakes of
+     * one BASE at once leave one bake's set (out_files_commit). */
+    int lock = -1;
+    if (r == VS_OK)
+        r = out_folder_lock(files.glb, asset_allocator(asset), &lock, error);
     if (r == VS_OK) r = gltf2_write_file(baked, files.glb, NULL, NULL, error);
-    if (r == VS_OK) r = out_file_commit(&files.pos, error);
-    if (r == VS_OK && files.with_normals)
-        r = out_file_commit(&files.nrm, error);
-    if (r == VS_OK) r = out_file_commit(&files.text, error);
+    out_file *rest[] = {&files.pos, &files.nrm, &files.text};
+    for (size_t i = 0; r == VS_OK && i < 3; ++i)
+        if (rest[i]->tmp) r = out_file_commit(rest[i], error);
+    out_folder_unlock(lock);
     out_file_discard(&files.pos);
     out_file_discard(&files.nrm);
     out_file_discard(&files.text);

@@ -35,7 +35,9 @@ vs_result base64_decode(const vs_allocator *alloc, const char *in, size_t len,
 /* Loads a buffer/image URI through io: "data:...;base64,..." or a relative
  * file path (percent-decoded, resolved against base_dir, read by io's file
  * reader or from disk). Absolute paths and ".." components that leave
- * base_dir are refused before anything is read. max_size bounds the
+ * base_dir are refused before anything is read; from disk, so is a path
+ * whose real path (links resolved) is not inside base_dir's, and the file
+ * is read at its real path. max_size bounds the
  * result. `path` is the JSON path used in messages (e.g. "buffers[0].uri").
  * Give the bytes back with file_bytes_release(io, out). */
 vs_result gltf_load_uri_io(const load_io *io, const char *source_name,

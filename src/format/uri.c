@@ -2,7 +2,14 @@
 /* Resolving glTF buffer URIs (glTF 2.0 §3.3.2 / §2.8 "URIs"): embedded
  * data: URIs, or paths relative to the glTF file. Anything that could read
  * outside the asset's folder (absolute paths, "..", other schemes) is refused
- * so that loading an untrusted file cannot read arbitrary files. */
+ * so that loading an untrusted file cannot read arbitrary files; on disk a
+ * symbolic link that resolves outside the folder is refused as well. */
+/* realpath() is an XSI function: glibc declares it only with this. */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -133,6 +140,38 @@ static vs_result safe_relative_path(const vs_allocator *alloc, const char *src,
     return VS_OK;
 }
 
+/* The disk path of `full` once every symbolic link is resolved, in real
+ * (PATH_MAX bytes), checked to lie inside the real path of base_dir: the
+ * textual rules above cannot see a link inside the folder that points out of
+ * it ("scene.bin -> /etc/passwd", "data -> /home"). Links that stay inside
+ * are followed. The file is then read at its resolved path, so a link
+ * swapped in between can only be a folder on the way (docs/robustness.md
+ * states that limit). */
+static vs_result resolve_inside(const char *source_name, const char *base_dir,
+                                const char *full, const char *uri,
+                                const char *path, char *real, vs_error *error)
+{
+    char base[PATH_MAX];
+    if (!realpath(base_dir[0] ? base_dir : ".", base))
+        return set_error(error, VS_ERROR_IO,
+                         "%s: %s: \"%s\": the asset's folder %s: %s",
+                         source_name, path, uri, base_dir, strerror(errno));
+    if (!realpath(full, real))
+        return set_error(error, VS_ERROR_IO,
+                         "%s: %s: \"%s\": %s: cannot open: %s", source_name,
+                         path, uri, full, strerror(errno));
+    size_t n = strlen(base);
+    bool root = n == 1 && base[0] == '/';
+    if (root || (strncmp(real, base, n) == 0 && real[n] == '/'))
+        return VS_OK;
+    return set_error(error, VS_ERROR_INVALID,
+                     "%s: %s: \"%s\": %s is a symbolic link (or lies in a "
+                     "linked folder) that resolves to %s, outside the "
+                     "asset's folder %s (vs_load_options."
+                     "allow_external_paths)",
+                     source_name, path, uri, full, real, base);
+}
+
 vs_result gltf_load_uri_io(const load_io *io, const char *source_name,
                            const char *base_dir, const char *uri,
                            const char *path, uint64_t max_size,
@@ -170,8 +209,25 @@ vs_result gltf_load_uri_io(const load_io *io, const char *source_name,
     }
     strcpy(full + pos, rel);
     mem_free(alloc, rel);
+    /* A file reader resolves paths its own way: it gets the path after the
+     * textual rules, and links are its business. */
+    bool disk = !(io && io->reader && io->reader->read);
+    char *real = NULL;
+    if (disk && !allow_external) {
+        real = mem_alloc(alloc, PATH_MAX);
+        r = real ? resolve_inside(source_name, base_dir, full, uri, path, real,
+                                  error)
+                 : set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                             "%s: out of memory", source_name);
+        if (r != VS_OK) {
+            mem_free(alloc, real);
+            mem_free(alloc, full);
+            return r;
+        }
+    }
     vs_error inner;
-    r = load_io_read(io, full, max_size, out, &inner);
+    r = load_io_read(io, real ? real : full, max_size, out, &inner);
+    mem_free(alloc, real);
     mem_free(alloc, full);
     if (r != VS_OK)
         return set_error(error, r, "%s: %s: \"%s\": %s", source_name, path,

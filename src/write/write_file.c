@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -107,6 +108,66 @@ void out_file_discard(out_file *o)
     if (o->tmp) unlink(o->tmp);
     mem_free(&o->alloc, o->tmp);
     o->tmp = NULL;
+}
+
+/* An open descriptor of the folder of `path` ("." when it names none) in
+ * *fd, or -1 there when it cannot be opened; VS_ERROR_OUT_OF_MEMORY when
+ * its name cannot be copied. */
+static vs_result open_folder(const char *path, const vs_allocator *alloc,
+                             int *fd, vs_error *error)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path) {
+        *fd = open(slash ? "/" : ".", O_RDONLY | O_CLOEXEC);
+        return VS_OK;
+    }
+    char *dir = mem_strndup(alloc, path, (size_t)(slash - path));
+    if (!dir)
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: out of memory locking its folder", path);
+    *fd = open(dir, O_RDONLY | O_CLOEXEC);
+    mem_free(alloc, dir);
+    return VS_OK;
+}
+
+vs_result out_folder_lock(const char *path, const vs_allocator *alloc,
+                          int *out_lock, vs_error *error)
+{
+    /* The lock is advisory and only between writers that take it: a folder
+     * that cannot be opened or locked (no read permission, a file system
+     * without flock) is written without it, as a single file is. */
+    int fd = -1;
+    *out_lock = -1;
+    vs_result r = open_folder(path, alloc, &fd, error);
+    if (r != VS_OK || fd < 0) return r;
+    int locked;
+    while ((locked = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    if (locked == 0)
+        *out_lock = fd;
+    else
+        close(fd);
+    return VS_OK;
+}
+
+void out_folder_unlock(int lock)
+{
+    if (lock >= 0) close(lock); /* closing releases the lock */
+}
+
+vs_result out_files_commit(out_file *const *files, size_t count,
+                           vs_error *error)
+{
+    const out_file *first = NULL;
+    for (size_t i = 0; !first && i < count; ++i)
+        if (files[i]->tmp) first = files[i];
+    if (!first) return VS_OK;
+    int lock;
+    vs_result r = out_folder_lock(first->path, &first->alloc, &lock, error);
+    for (size_t i = 0; r == VS_OK && i < count; ++i)
+        if (files[i]->tmp) r = out_file_commit(files[i], error);
+    out_folder_unlock(lock);
+    return r;
 }
 
 vs_result write_file_parts(out_file *o, const char *path,

@@ -32,6 +32,23 @@ vs_result out_file_commit(out_file *o, vs_error *error);
 /* Closes (if open) and removes the temporary file: the target stays as it
  * was. Does nothing on a finished or zeroed out_file. */
 void out_file_discard(out_file *o);
+/* Takes an exclusive flock() on the folder of `path` (blocking until other
+ * vskin writers of that folder release theirs; the folder's name is
+ * allocated through alloc meanwhile) and sets *out_lock to what
+ * out_folder_unlock needs: -1 when the folder cannot be opened or locked,
+ * which then goes unlocked. VS_ERROR_OUT_OF_MEMORY (*out_lock -1) when the
+ * name cannot be copied. Not nestable: one lock per folder at a time. */
+vs_result out_folder_lock(const char *path, const vs_allocator *alloc,
+                          int *out_lock, vs_error *error);
+void out_folder_unlock(int lock);
+/* Commits files that belong together (a .gltf and its .bin), in order,
+ * while holding an exclusive flock() on the folder of the first: two vskin
+ * processes writing the same set at once then each rename a whole set in
+ * turn, and the set left is one run's, never one file of each. Zeroed
+ * entries are skipped. Stops at the first failure (the files not yet
+ * committed stay temporary, for out_file_discard). */
+vs_result out_files_commit(out_file *const *files, size_t count,
+                           vs_error *error);
 
 /* One contiguous piece of a file written by write_file_parts. */
 typedef struct file_part {

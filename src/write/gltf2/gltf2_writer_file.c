@@ -162,8 +162,10 @@ vs_result gltf2w_emit(gltf2w_ctx *c, bool glb, bool embed)
         if (r == VS_OK)
             r = write_file_parts(&text, c->path, c->alloc, text_parts, 2,
                                  c->error);
-        if (r == VS_OK && bin_path) r = out_file_commit(&bin, c->error);
-        if (r == VS_OK) r = out_file_commit(&text, c->error);
+        /* The .bin first, then the .gltf that names it, under the
+         * folder's lock (out_files_commit). */
+        out_file *pair[] = {&bin, &text};
+        if (r == VS_OK) r = out_files_commit(pair, 2, c->error);
         out_file_discard(&bin);
         out_file_discard(&text);
     }
