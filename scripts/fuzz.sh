@@ -17,7 +17,8 @@ build="${FUZZ_BUILD:-$root/build-fuzz}"
 work="${FUZZ_WORK:-$build/work}"
 jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 shared="$root/../shared/assets"
-all=(fuzz_gltf2 fuzz_glb fuzz_gltf1 fuzz_collada fuzz_pose)
+all=(fuzz_gltf2 fuzz_glb fuzz_gltf1 fuzz_collada fuzz_pose fuzz_validate
+     fuzz_convert_roundtrip)
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
@@ -51,6 +52,9 @@ make_corpus() { # harness dir
       fuzz_gltf2:*.gltf) [ "$(json_version "$f")" != 1 ] && keep=1 ;;
       fuzz_gltf1:*.gltf) [ "$(json_version "$f")" = 1 ] && keep=1 ;;
       fuzz_pose:*.gltf) keep=1 ;;
+      fuzz_validate:*.gltf|fuzz_validate:*.glb|fuzz_validate:*.dae) keep=1 ;;
+      fuzz_convert_roundtrip:*.gltf|fuzz_convert_roundtrip:*.glb) keep=1 ;;
+      fuzz_convert_roundtrip:*.dae) keep=1 ;;
     esac
     [ $keep = 1 ] && cp "$f" "$dir/$(cksum <"$f" | cut -d' ' -f1)"
   done < <(find "${seed_sources[@]}" -type f -size -128k -print0)
@@ -77,6 +81,8 @@ for h in "${harnesses[@]}"; do
   dict="$root/fuzz/dict/${h#fuzz_}.dict"
   [ "$h" = fuzz_glb ] && dict="$root/fuzz/dict/gltf2.dict"
   [ "$h" = fuzz_pose ] && dict="$root/fuzz/dict/pose.dict"
+  [ "$h" = fuzz_validate ] && dict="$root/fuzz/dict/pose.dict"
+  [ "$h" = fuzz_convert_roundtrip ] && dict="$root/fuzz/dict/pose.dict"
   echo "fuzz.sh: $h for ${seconds}s, $(ls "$corpus" | wc -l) seeds"
   if ! "$build/fuzz/$h" "$corpus" -dict="$dict" -max_total_time="$seconds" \
         -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts" \
