@@ -52,6 +52,8 @@ static vs_result build(gltf2w_ctx *c, bool keep_axes)
     if (!asset_info(c)) return gltf2w_oom(c, "asset");
     c->animated = gltf2w_animated_nodes(c);
     if (!c->animated) return gltf2w_oom(c, "nodes");
+    c->tree = gltf2w_tree_build(c->asset, c->alloc);
+    if (!c->tree) return gltf2w_oom(c, "nodes");
     gltf2w_setup_correction(c, keep_axes);
     vs_result r = gltf2w_scenes(c);
     if (r == VS_OK) r = gltf2w_nodes(c);
@@ -107,6 +109,7 @@ vs_result gltf2_write_file(const vs_asset *asset, const char *path,
     cJSON_Delete(c.root);
     mem_free(c.alloc, c.bin);
     mem_free(c.alloc, c.animated);
+    gltf2w_tree_free(c.tree);
     if (report) *report = rep;
     return r;
 }

@@ -52,6 +52,9 @@ bool gltf2_axis_correction(const vs_asset *asset, float out[16]);
 
 /* ---- shared by gltf2_writer*.c ------------------------------------------ */
 
+/* The node forest's roots and pre-order intervals (gltf2_writer_tree.c). */
+typedef struct gltf2w_tree gltf2w_tree;
+
 typedef struct gltf2w_ctx {
     const vs_asset *asset;
     /* The asset's allocator: every block of the writer comes from it (the
@@ -63,6 +66,9 @@ typedef struct gltf2w_ctx {
     cJSON *root;
     cJSON *views;     /* root.bufferViews */
     cJSON *accessors; /* root.accessors */
+    /* Their lengths: cJSON counts an array's items by walking it. */
+    int32_t view_count, accessor_count;
+    gltf2w_tree *tree; /* built once per write */
     uint8_t *bin;     /* the single buffer */
     size_t bin_size, bin_capacity;
     /* Axis correction, applied to every root node: q (x,y,z,w) and a
@@ -82,6 +88,25 @@ typedef struct gltf2w_ctx {
  * without a warning. */
 #define GLTF2W_UNIT_FIX 1e-6f
 #define GLTF2W_UNIT_REPORT 1e-3f
+
+/* The tree of the asset's nodes, through the writer's allocator; NULL when
+ * memory runs out. */
+gltf2w_tree *gltf2w_tree_build(const vs_asset *a, const vs_allocator *alloc);
+void gltf2w_tree_free(gltf2w_tree *t);
+/* Whether `ancestor` is `node` or one of its ancestors; O(1). */
+bool gltf2w_tree_contains(const gltf2w_tree *t, uint32_t ancestor,
+                          uint32_t node);
+/* The root above node (node itself for a root). */
+uint32_t gltf2w_tree_root(const gltf2w_tree *t, uint32_t node);
+/* The distinct roots of the joints of every skin used by a node at or under
+ * `node`, computed on the first call for that node; *out stays valid until
+ * the next call for another node. False when memory runs out. */
+bool gltf2w_tree_joint_roots(gltf2w_tree *t, const vs_asset *a, uint32_t node,
+                             const uint32_t **out, uint32_t *out_count);
+/* A fresh mark for gltf2w_tree_mark (which clears nothing): mark(n) is true
+ * the first time n is marked with this stamp. */
+uint32_t gltf2w_tree_stamp(gltf2w_tree *t);
+bool gltf2w_tree_mark(gltf2w_tree *t, uint32_t node, uint32_t stamp);
 
 /* Out of memory while building: sets the error, returns VS_ERROR_OUT_OF_MEMORY.
  */

@@ -85,7 +85,7 @@ int32_t gltf2w_view(gltf2w_ctx *c, const void *data, size_t size, int target)
         gltf2w_oom(c, "bufferViews");
         return -1;
     }
-    return cJSON_GetArraySize(c->views) - 1;
+    return c->view_count++;
 }
 
 /* The accessor object shared by both kinds; NULL with the error set. */
@@ -105,6 +105,7 @@ static cJSON *accessor(gltf2w_ctx *c, int32_t view, uint32_t component_type,
         gltf2w_oom(c, "accessors");
         return NULL;
     }
+    c->accessor_count++;
     return acc;
 }
 
@@ -146,7 +147,7 @@ int32_t gltf2w_floats(gltf2w_ctx *c, const float *data, uint32_t count,
         gltf2w_oom(c, "accessor bounds");
         return -1;
     }
-    return cJSON_GetArraySize(c->accessors) - 1;
+    return c->accessor_count - 1;
 }
 
 int32_t gltf2w_uints(gltf2w_ctx *c, const uint32_t *data, uint32_t count,
@@ -168,5 +169,5 @@ int32_t gltf2w_uints(gltf2w_ctx *c, const uint32_t *data, uint32_t count,
     mem_free(c->alloc, bytes);
     if (view < 0) return -1;
     if (!accessor(c, view, component_type, count, type)) return -1;
-    return cJSON_GetArraySize(c->accessors) - 1;
+    return c->accessor_count - 1;
 }

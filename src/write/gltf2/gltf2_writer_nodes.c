@@ -99,15 +99,14 @@ vs_result gltf2w_nodes(gltf2w_ctx *c)
 
 /* skin.skeleton must be a common root of the joints (§5.28,
  * SKIN_SKELETON_INVALID): an ancestor of, or equal to, every joint. */
-static bool is_common_root(const vs_asset *a, const vs_skin *s)
+static bool is_common_root(const gltf2w_ctx *c, const vs_skin *s)
 {
-    if (s->skeleton < 0 || (uint32_t)s->skeleton >= a->node_count) return false;
-    for (uint32_t j = 0; j < s->joint_count; ++j) {
-        int32_t n = (int32_t)s->joints[j];
-        while (n >= 0 && n != s->skeleton)
-            n = a->nodes[n].parent;
-        if (n < 0) return false;
-    }
+    if (s->skeleton < 0 || (uint32_t)s->skeleton >= c->asset->node_count)
+        return false;
+    for (uint32_t j = 0; j < s->joint_count; ++j)
+        if (!gltf2w_tree_contains(c->tree, (uint32_t)s->skeleton,
+                                  s->joints[j]))
+            return false;
     return true;
 }
 
@@ -154,7 +153,7 @@ vs_result gltf2w_skins(gltf2w_ctx *c)
         if (ibm >= 0 &&
             !cJSON_AddNumberToObject(obj, "inverseBindMatrices", ibm))
             return gltf2w_oom(c, "skins");
-        if (is_common_root(a, s) &&
+        if (is_common_root(c, s) &&
             !cJSON_AddNumberToObject(obj, "skeleton", s->skeleton))
             return gltf2w_oom(c, "skins");
         cJSON *joints = cJSON_AddArrayToObject(obj, "joints");
@@ -168,60 +167,67 @@ vs_result gltf2w_skins(gltf2w_ctx *c)
     return VS_OK;
 }
 
-/* Marks the nodes under the listed roots (node_order: parents first). */
-static void mark_scene(const vs_asset *a, const bool *root, bool *in_scene)
+static int compare_u32(const void *x, const void *y)
 {
-    for (uint32_t k = 0; k < a->node_count; ++k) {
-        uint32_t n = a->node_order[k];
-        int32_t parent = a->nodes[n].parent;
-        in_scene[n] = root[n] || (parent >= 0 && in_scene[parent]);
-    }
-}
-
-static uint32_t root_of(const vs_asset *a, uint32_t n)
-{
-    while (a->nodes[n].parent >= 0)
-        n = (uint32_t)a->nodes[n].parent;
-    return n;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
 }
 
 /* A scene's root list, plus the roots of the joints its skinned nodes use
  * when they are outside it: glTF 1.0 scenes often list only the mesh node,
- * but glTF 2.0 wants the joints in the scene too (NODE_SKIN_NO_SCENE). */
+ * but glTF 2.0 wants the joints in the scene too (NODE_SKIN_NO_SCENE). A
+ * joint root is in the scene only when the scene lists it (a root has no
+ * ancestor to be listed through). The tree answers each listed node's
+ * joint roots once for the whole write, so many scenes, many skinned
+ * nodes or big skins cost no product of them. */
 static bool add_scene_nodes(gltf2w_ctx *c, const vs_scene *sc, cJSON *obj)
 {
     const vs_asset *a = c->asset;
-    size_t n_alloc = a->node_count ? a->node_count : 1;
-    bool *root = mem_calloc(c->alloc, n_alloc, sizeof *root);
-    bool *in_scene = mem_calloc(c->alloc, n_alloc, sizeof *in_scene);
     cJSON *list = cJSON_AddArrayToObject(obj, "nodes");
-    bool ok = root && in_scene && list;
-    for (uint32_t i = 0; ok && i < sc->node_count; ++i)
-        root[sc->nodes[i]] = true;
-    if (ok) mark_scene(a, root, in_scene);
-    for (uint32_t n = 0; ok && n < a->node_count; ++n) {
-        if (!in_scene[n] || a->nodes[n].skin < 0) continue;
-        const vs_skin *s = &a->skins[a->nodes[n].skin];
-        for (uint32_t j = 0; j < s->joint_count; ++j)
-            root[root_of(a, s->joints[j])] = true;
+    if (!list) return false;
+    const uint32_t *roots;
+    uint32_t count;
+    /* Every listed node's joint roots first: computing them takes marks of
+     * its own, and moves the results. */
+    for (uint32_t i = 0; i < sc->node_count; ++i)
+        if (!gltf2w_tree_joint_roots(c->tree, a, sc->nodes[i], &roots, &count))
+            return false;
+    uint32_t stamp = gltf2w_tree_stamp(c->tree);
+    for (uint32_t i = 0; i < sc->node_count; ++i)
+        gltf2w_tree_mark(c->tree, sc->nodes[i], stamp);
+    size_t added_count = 0, added_cap = 0;
+    uint32_t *added = NULL;
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < sc->node_count; ++i) {
+        ok = gltf2w_tree_joint_roots(c->tree, a, sc->nodes[i], &roots, &count);
+        for (uint32_t k = 0; ok && k < count; ++k) {
+            if (!gltf2w_tree_mark(c->tree, roots[k], stamp)) continue;
+            if (added_count == added_cap) {
+                size_t cap = added_cap ? 2 * added_cap : 16;
+                uint32_t *grown =
+                    mem_grow(c->alloc, added, added_cap * sizeof *added,
+                             cap * sizeof *added);
+                ok = grown != NULL;
+                if (!ok) break;
+                added = grown;
+                added_cap = cap;
+            }
+            added[added_count++] = roots[k];
+        }
     }
     /* The file's order first, then the added roots in node order. */
-    for (uint32_t i = 0; ok && i < sc->node_count + a->node_count; ++i) {
-        uint32_t n;
-        if (i < sc->node_count) {
-            n = sc->nodes[i];
-        } else {
-            n = i - sc->node_count;
-            if (!root[n] || in_scene[n]) continue;
-        }
+    if (ok && added_count > 1)
+        qsort(added, added_count, sizeof *added, compare_u32);
+    for (size_t i = 0; ok && i < sc->node_count + added_count; ++i) {
+        uint32_t n = i < sc->node_count ? sc->nodes[i]
+                                        : added[i - sc->node_count];
         cJSON *item = cJSON_CreateNumber(n);
         ok = item != NULL;
         if (ok) cJSON_AddItemToArray(list, item);
     }
-    if (list && cJSON_GetArraySize(list) == 0)
+    mem_free(c->alloc, added);
+    if (ok && sc->node_count + added_count == 0)
         cJSON_DeleteItemFromObject(obj, "nodes");
-    mem_free(c->alloc, root);
-    mem_free(c->alloc, in_scene);
     return ok;
 }
 
