@@ -34,9 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "vskin refuses what it wrote: %s\n", error.message);
         abort();
     }
-    /* Every node is written (empty clips and unused objects may be left
-     * out: glTF 2.0 has no place for them). */
-    if (again->node_count != asset->node_count) {
+    /* Every node is written, plus a stand-in per repeated joint (empty
+     * clips and unused objects may be left out: glTF 2.0 has no place for
+     * them). */
+    if (again->node_count < asset->node_count) {
         fprintf(stderr, "reload has %u nodes; the asset had %u\n",
                 again->node_count, asset->node_count);
         abort();

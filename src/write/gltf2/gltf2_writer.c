@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gltf2_write_file: builds the glTF 2.0 document from a vs_asset (the
  * gltf2_writer_*.c parts) and hands it to gltf2_writer_file.c to write. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,13 +48,42 @@ static bool attach(cJSON *root, const char *key, cJSON *array)
     return cJSON_AddItemToObject(root, key, array);
 }
 
+/* The first null under item (gltf2w_number's mark of a value that is not a
+ * finite number; the writer writes no other null), its JSON pointer into
+ * `where`. */
+static bool find_null(const cJSON *item, char *where, size_t size)
+{
+    if (cJSON_IsNull(item)) return true;
+    int index = 0;
+    for (const cJSON *child = item->child; child; child = child->next) {
+        size_t len = strlen(where);
+        if (cJSON_IsObject(item))
+            snprintf(where + len, size - len, "/%s", child->string);
+        else
+            snprintf(where + len, size - len, "/%d", index);
+        if (find_null(child, where, size)) return true;
+        where[len] = '\0';
+        ++index;
+    }
+    return false;
+}
+
+static vs_result check_finite(gltf2w_ctx *c)
+{
+    char where[256] = "";
+    if (!find_null(c->root, where, sizeof where)) return VS_OK;
+    return set_error(c->error, VS_ERROR_INVALID,
+                     "%s: %s would be a value that is not a finite number",
+                     c->path, where);
+}
+
 static vs_result build(gltf2w_ctx *c, bool keep_axes)
 {
     if (!asset_info(c)) return gltf2w_oom(c, "asset");
     c->animated = gltf2w_animated_nodes(c);
     if (!c->animated) return gltf2w_oom(c, "nodes");
     c->tree = gltf2w_tree_build(c->asset, c->alloc);
-    if (!c->tree) return gltf2w_oom(c, "nodes");
+    if (!c->tree || !gltf2w_plan_joints(c)) return gltf2w_oom(c, "nodes");
     gltf2w_setup_correction(c, keep_axes);
     vs_result r = gltf2w_scenes(c);
     if (r == VS_OK) r = gltf2w_nodes(c);
@@ -61,6 +91,7 @@ static vs_result build(gltf2w_ctx *c, bool keep_axes)
     if (r == VS_OK) r = gltf2w_materials(c);
     if (r == VS_OK) r = gltf2w_skins(c);
     if (r == VS_OK) r = gltf2w_animations(c);
+    if (r == VS_OK) r = check_finite(c);
     return r;
 }
 
@@ -110,6 +141,12 @@ vs_result gltf2_write_file(const vs_asset *asset, const char *path,
     mem_free(c.alloc, c.bin);
     mem_free(c.alloc, c.animated);
     gltf2w_tree_free(c.tree);
+    mem_free(c.alloc, c.joint_out);
+    mem_free(c.alloc, c.joint_at);
+    mem_free(c.alloc, c.stand_in_parent);
+    mem_free(c.alloc, c.stand_in_slot);
+    mem_free(c.alloc, c.stand_in_first);
+    mem_free(c.alloc, c.stand_in_next);
     if (report) *report = rep;
     return r;
 }

@@ -69,6 +69,20 @@ typedef struct gltf2w_ctx {
     /* Their lengths: cJSON counts an array's items by walking it. */
     int32_t view_count, accessor_count;
     gltf2w_tree *tree; /* built once per write */
+    /* glTF 2.0 wants a skin's joints distinct (§5.28, and vskin's loader
+     * refuses repeats); a model may list one node twice with different
+     * inverse bind matrices. Each repeat becomes a stand-in: a new node,
+     * child of the repeated one with no transform of its own, so its world
+     * matrix is the same and the pose is unchanged. joint_out: per joint
+     * slot of every skin in order (joint_at[s] is skin s's first), the node
+     * the file names; stand_in_parent: per stand-in (node index
+     * asset->node_count + k), the node it stands in for. */
+    uint32_t *joint_out, *joint_at;
+    uint32_t *stand_in_parent, *stand_in_slot;
+    uint32_t stand_in_count;
+    /* Per node, its first stand-in, and per stand-in the next one of the
+     * same node (UINT32_MAX ends the list); only when there are any. */
+    uint32_t *stand_in_first, *stand_in_next;
     uint8_t *bin;     /* the single buffer */
     size_t bin_size, bin_capacity;
     /* Axis correction, applied to every root node: q (x,y,z,w) and a
@@ -107,6 +121,10 @@ bool gltf2w_tree_joint_roots(gltf2w_tree *t, const vs_asset *a, uint32_t node,
  * the first time n is marked with this stamp. */
 uint32_t gltf2w_tree_stamp(gltf2w_tree *t);
 bool gltf2w_tree_mark(gltf2w_tree *t, uint32_t node, uint32_t stamp);
+
+/* Fills joint_out / stand_in_* (see gltf2w_ctx); false when memory runs
+ * out. */
+bool gltf2w_plan_joints(gltf2w_ctx *c);
 
 /* Out of memory while building: sets the error, returns VS_ERROR_OUT_OF_MEMORY.
  */

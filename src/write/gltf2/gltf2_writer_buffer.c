@@ -21,6 +21,9 @@ vs_result gltf2w_oom(gltf2w_ctx *c, const char *what)
 
 cJSON *gltf2w_number(float value)
 {
+    /* JSON has no infinity or NaN: null marks the value, and the document
+     * is refused once built (gltf2_writer.c finds where). */
+    if (!isfinite(value)) return cJSON_CreateNull();
     /* %.9g round-trips every float; the double read back from those digits
      * is what cJSON then prints with its shortest %1.15g form. */
     char text[32];
@@ -139,6 +142,16 @@ int32_t gltf2w_floats(gltf2w_ctx *c, const float *data, uint32_t count,
                       bool bounds)
 {
     size_t size = (size_t)count * components * sizeof(float);
+    /* What vskin writes, vskin reads: its loaders refuse non-finite data
+     * (and glTF readers cannot use it), so such a file is not written. */
+    for (size_t i = 0; i < (size_t)count * components; ++i)
+        if (!isfinite(data[i])) {
+            set_error(c->error, VS_ERROR_INVALID,
+                      "%s: a %s accessor of %u elements would hold a value "
+                      "that is not a finite number (element %zu)",
+                      c->path, type, count, i / components);
+            return -1;
+        }
     int32_t view = gltf2w_view(c, data, size, target);
     if (view < 0) return -1;
     cJSON *acc = accessor(c, view, GLTF_FLOAT, count, type);

@@ -2,6 +2,7 @@
 /* Nodes, skins and scenes. Node indices are kept, so node i of the source is
  * node i of the file. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "base/xform.h"
@@ -51,6 +52,68 @@ static bool transform(gltf2w_ctx *c, uint32_t i, cJSON *obj)
     return ok;
 }
 
+bool gltf2w_plan_joints(gltf2w_ctx *c)
+{
+    const vs_asset *a = c->asset;
+    size_t slots = 0;
+    for (uint32_t s = 0; s < a->skin_count; ++s)
+        slots += a->skins[s].joint_count;
+    c->joint_at =
+        mem_alloc(c->alloc, ((size_t)a->skin_count + 1) * sizeof *c->joint_at);
+    c->joint_out =
+        mem_alloc(c->alloc, (slots ? slots : 1) * sizeof *c->joint_out);
+    c->stand_in_parent =
+        mem_alloc(c->alloc, (slots ? slots : 1) * sizeof *c->stand_in_parent);
+    c->stand_in_slot =
+        mem_alloc(c->alloc, (slots ? slots : 1) * sizeof *c->stand_in_slot);
+    if (!c->joint_at || !c->joint_out || !c->stand_in_parent ||
+        !c->stand_in_slot)
+        return false;
+    uint32_t at = 0;
+    for (uint32_t s = 0; s < a->skin_count; ++s) {
+        uint32_t stamp = gltf2w_tree_stamp(c->tree);
+        c->joint_at[s] = at;
+        for (uint32_t j = 0; j < a->skins[s].joint_count; ++j, ++at) {
+            uint32_t node = a->skins[s].joints[j];
+            c->joint_out[at] = node;
+            if (gltf2w_tree_mark(c->tree, node, stamp)) continue;
+            c->joint_out[at] = a->node_count + c->stand_in_count;
+            c->stand_in_parent[c->stand_in_count] = node;
+            c->stand_in_slot[c->stand_in_count++] = j;
+        }
+    }
+    c->joint_at[a->skin_count] = at;
+    if (c->stand_in_count == 0) return true;
+    c->stand_in_first =
+        mem_alloc(c->alloc, (size_t)a->node_count * sizeof(uint32_t));
+    c->stand_in_next =
+        mem_alloc(c->alloc, (size_t)c->stand_in_count * sizeof(uint32_t));
+    if (!c->stand_in_first || !c->stand_in_next) return false;
+    for (uint32_t n = 0; n < a->node_count; ++n)
+        c->stand_in_first[n] = UINT32_MAX;
+    /* Built backwards, so each node's list runs in stand-in order. */
+    for (uint32_t k = c->stand_in_count; k-- > 0;) {
+        c->stand_in_next[k] = c->stand_in_first[c->stand_in_parent[k]];
+        c->stand_in_first[c->stand_in_parent[k]] = k;
+    }
+    return true;
+}
+
+/* The stand-ins whose parent is node i, as children. */
+static bool add_stand_ins(const gltf2w_ctx *c, uint32_t i, cJSON **list,
+                          cJSON *obj)
+{
+    for (uint32_t k = c->stand_in_first[i]; k != UINT32_MAX;
+         k = c->stand_in_next[k]) {
+        if (!*list && !(*list = cJSON_AddArrayToObject(obj, "children")))
+            return false;
+        cJSON *item = cJSON_CreateNumber(c->asset->node_count + k);
+        if (!item) return false;
+        cJSON_AddItemToArray(*list, item);
+    }
+    return true;
+}
+
 static bool node(gltf2w_ctx *c, uint32_t i, cJSON *obj)
 {
     const vs_asset *a = c->asset;
@@ -59,8 +122,9 @@ static bool node(gltf2w_ctx *c, uint32_t i, cJSON *obj)
     const char *name = n->name && n->name[0] ? n->name : n->id;
     if (name && name[0] && !cJSON_AddStringToObject(obj, "name", name))
         return false;
+    cJSON *list = NULL;
     if (n->child_count > 0) {
-        cJSON *list = cJSON_AddArrayToObject(obj, "children");
+        list = cJSON_AddArrayToObject(obj, "children");
         if (!list) return false;
         for (uint32_t k = 0; k < n->child_count; ++k) {
             cJSON *item = cJSON_CreateNumber(n->children[k]);
@@ -68,10 +132,13 @@ static bool node(gltf2w_ctx *c, uint32_t i, cJSON *obj)
             cJSON_AddItemToArray(list, item);
         }
     }
+    if (c->stand_in_count && !add_stand_ins(c, i, &list, obj)) return false;
     if (!transform(c, i, obj)) return false;
     if (n->mesh >= 0 && !cJSON_AddNumberToObject(obj, "mesh", n->mesh))
         return false;
-    if (n->skin >= 0 && !cJSON_AddNumberToObject(obj, "skin", n->skin))
+    /* A skin without a mesh skins nothing, and glTF 2.0 forbids it. */
+    if (n->skin >= 0 && n->mesh >= 0 &&
+        !cJSON_AddNumberToObject(obj, "skin", n->skin))
         return false;
     /* node.weights needs a mesh with that many targets (§5.25). */
     if (n->weight_count > 0 && n->mesh >= 0 &&
@@ -94,6 +161,16 @@ vs_result gltf2w_nodes(gltf2w_ctx *c)
         cJSON_AddItemToArray(list, obj);
         if (!node(c, i, obj)) return gltf2w_oom(c, "nodes");
     }
+    for (uint32_t k = 0; k < c->stand_in_count; ++k) {
+        char name[64];
+        snprintf(name, sizeof name, "joint %u stand-in for node %u",
+                 c->stand_in_slot[k], c->stand_in_parent[k]);
+        cJSON *obj = cJSON_CreateObject();
+        if (!obj) return gltf2w_oom(c, "nodes");
+        cJSON_AddItemToArray(list, obj);
+        if (!cJSON_AddStringToObject(obj, "name", name))
+            return gltf2w_oom(c, "nodes");
+    }
     return VS_OK;
 }
 
@@ -104,8 +181,7 @@ static bool is_common_root(const gltf2w_ctx *c, const vs_skin *s)
     if (s->skeleton < 0 || (uint32_t)s->skeleton >= c->asset->node_count)
         return false;
     for (uint32_t j = 0; j < s->joint_count; ++j)
-        if (!gltf2w_tree_contains(c->tree, (uint32_t)s->skeleton,
-                                  s->joints[j]))
+        if (!gltf2w_tree_contains(c->tree, (uint32_t)s->skeleton, s->joints[j]))
             return false;
     return true;
 }
@@ -159,7 +235,7 @@ vs_result gltf2w_skins(gltf2w_ctx *c)
         cJSON *joints = cJSON_AddArrayToObject(obj, "joints");
         if (!joints) return gltf2w_oom(c, "skins");
         for (uint32_t j = 0; j < s->joint_count; ++j) {
-            cJSON *item = cJSON_CreateNumber(s->joints[j]);
+            cJSON *item = cJSON_CreateNumber(c->joint_out[c->joint_at[k] + j]);
             if (!item) return gltf2w_oom(c, "skins");
             cJSON_AddItemToArray(joints, item);
         }
@@ -219,8 +295,8 @@ static bool add_scene_nodes(gltf2w_ctx *c, const vs_scene *sc, cJSON *obj)
     if (ok && added_count > 1)
         qsort(added, added_count, sizeof *added, compare_u32);
     for (size_t i = 0; ok && i < sc->node_count + added_count; ++i) {
-        uint32_t n = i < sc->node_count ? sc->nodes[i]
-                                        : added[i - sc->node_count];
+        uint32_t n =
+            i < sc->node_count ? sc->nodes[i] : added[i - sc->node_count];
         cJSON *item = cJSON_CreateNumber(n);
         ok = item != NULL;
         if (ok) cJSON_AddItemToArray(list, item);
