@@ -2,6 +2,7 @@
 /* Accessor bytes -> plain arrays, for every componentType (glTF 2.0 §3.6.2).
  * Reads are little-endian byte by byte so neither host byte order nor
  * alignment of the buffer matters. */
+#include <math.h>
 #include <string.h>
 
 #include "format/gltf_common.h"
@@ -178,4 +179,12 @@ void gltf_decode_floats(const gltf_accessor_desc *desc, float *out)
 void gltf_decode_uints(const gltf_accessor_desc *desc, uint32_t *out)
 {
     decode(desc, NULL, out);
+}
+
+bool gltf_ibm_is_affine(const float m[16])
+{
+    return fabsf(m[3]) <= GLTF_IBM_AFFINE_TOLERANCE &&
+           fabsf(m[7]) <= GLTF_IBM_AFFINE_TOLERANCE &&
+           fabsf(m[11]) <= GLTF_IBM_AFFINE_TOLERANCE &&
+           fabsf(m[15] - 1.0f) <= GLTF_IBM_AFFINE_TOLERANCE;
 }

@@ -90,4 +90,12 @@ void gltf_decode_floats(const gltf_accessor_desc *desc, float *out);
  * truncated. */
 void gltf_decode_uints(const gltf_accessor_desc *desc, uint32_t *out);
 
+/* glTF 2.0's rule for an inverse bind matrix (§3.7.3.1, the validator's
+ * ACCESSOR_INVALID_IBM): affine, its last row 0 0 0 1 (column-major
+ * m[3], m[7], m[11], m[15]) within a tolerance that forgives text rounded
+ * to a few digits. The loader refuses others; the writer refuses to write
+ * one, as glTF 2.0 cannot express a projective bind. */
+#define GLTF_IBM_AFFINE_TOLERANCE 1e-4f
+bool gltf_ibm_is_affine(const float m[16]);
+
 #endif

@@ -80,8 +80,7 @@ static vs_result skin(gltf2_ctx *c, const cJSON *obj, uint32_t i, vs_skin *s)
         bool has_data = info.has_source;
         for (uint32_t j = 0; has_data && j < n; ++j) {
             const float *mat = m + 16 * (size_t)j;
-            if (fabsf(mat[3]) > 1e-4f || fabsf(mat[7]) > 1e-4f ||
-                fabsf(mat[11]) > 1e-4f || fabsf(mat[15] - 1.0f) > 1e-4f)
+            if (!gltf_ibm_is_affine(mat))
                 return set_error(c->error, VS_ERROR_INVALID,
                                  "%s: %s: accessor %d: matrix %u is not "
                                  "affine (last row %g %g %g %g)",

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/error.h"
 #include "base/xform.h"
+#include "format/gltf_common.h"
 #include "write/gltf2/gltf2_writer.h"
 
 /* A rest rotation must be a unit quaternion (§5.25); the runtime normalizes
@@ -204,6 +206,19 @@ static int32_t inverse_binds(gltf2w_ctx *c, const vs_skin *s)
         else
             xform_identity(out);
         if (bsm) xform_mul(out, s->bind_shape_matrix, out);
+        /* glTF 1.0 and COLLADA may bind projectively; glTF 2.0 cannot. */
+        if (!gltf_ibm_is_affine(out)) {
+            set_error(c->error, VS_ERROR_UNSUPPORTED,
+                      "%s: skins[%u]: joint %u: the inverse bind matrix%s is "
+                      "not affine (last row %g %g %g %g), which glTF 2.0 "
+                      "cannot express",
+                      c->path, (unsigned)(s - c->asset->skins), j,
+                      bsm ? " times the bind shape matrix" : "",
+                      (double)out[3], (double)out[7], (double)out[11],
+                      (double)out[15]);
+            mem_free(c->alloc, m);
+            return -1;
+        }
     }
     int32_t acc = gltf2w_floats(c, m, s->joint_count, 16, "MAT4", 0, false);
     mem_free(c->alloc, m);
