@@ -65,11 +65,6 @@ bool asset_allow_external_paths(const vs_asset *asset)
     return ((const asset_internal *)asset->internal_)->allow_external_paths;
 }
 
-const vs_limits *asset_limits(const vs_asset *asset)
-{
-    return &((const asset_internal *)asset->internal_)->limits;
-}
-
 const vs_file_reader *asset_file_reader(const vs_asset *asset)
 {
     return &((const asset_internal *)asset->internal_)->reader;

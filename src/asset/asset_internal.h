@@ -49,11 +49,15 @@ VS_PRIV_EXPORT vs_limits vs_priv_limits_resolve(const vs_limits *in);
 /* A new empty asset (format unknown, no objects, unit 1 m, Y up). */
 VS_PRIV_EXPORT vs_asset *vs_priv_asset_create(const char *source_name,
                                               const vs_load_options *options);
-const vs_limits *asset_limits(const vs_asset *asset);
-/* The allocator of the asset's vs_load_options. Inline, so that the
- * libraries built on the runtime (the tools make their blocks, and the
- * assets they make, with a source asset's allocator) read it without an
- * exported function. */
+/* The limits and the allocator of the asset's vs_load_options. Inline, so
+ * that the libraries built on the runtime read them without an exported
+ * function: the tools make their blocks, and the assets they make, with a
+ * source asset's allocator, and hold what they pose from it to its
+ * limits. */
+static inline const vs_limits *asset_limits(const vs_asset *asset)
+{
+    return &((const asset_internal *)asset->internal_)->limits;
+}
 static inline const vs_allocator *asset_allocator(const vs_asset *asset)
 {
     return &((const asset_internal *)asset->internal_)->alloc;

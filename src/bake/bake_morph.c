@@ -183,11 +183,17 @@ vs_result bake_clip_morph(const vs_asset *asset, uint32_t clip,
                          "%s: bake: morph weights are LINEAR or STEP",
                          asset->source_name);
     float *times = NULL;
-    uint32_t count = 0, prims = instance_primitive_count(asset);
+    uint32_t count = 0, prims = 0;
     vs_result r = bake_check_meshes(asset, error);
     if (r != VS_OK) return r;
     r = bake_frame_times(asset, clip, options->fps, &times, &count, error);
     if (r != VS_OK) return r;
+    /* Every frame's posed vertices are held at once. */
+    r = instance_primitives_budget(asset, count, &prims, error);
+    if (r != VS_OK) {
+        mem_free(asset_allocator(asset), times);
+        return r;
+    }
     vs_posed_primitive **frames = NULL;
     if ((r = check_size(asset, count, error)) == VS_OK &&
         !(frames = mem_calloc(asset_allocator(asset), count, sizeof *frames)))

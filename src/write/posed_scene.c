@@ -14,13 +14,34 @@
 /* "node4294967295" and its terminator fit. */
 enum { LABEL_SIZE = 24 };
 
-uint32_t instance_primitive_count(const vs_asset *asset)
+vs_result instance_primitives_budget(const vs_asset *asset, uint64_t frames,
+                                     uint32_t *out_count, vs_error *error)
 {
-    uint32_t total = 0;
-    for (uint32_t i = 0; i < asset->instance_count; ++i)
-        total += asset->meshes[asset->nodes[asset->instances[i]].mesh]
-                     .primitive_count;
-    return total;
+    /* Per posed vertex at most a position, a normal and a tangent. */
+    const uint64_t vertex_bytes = (3 + 3 + 4) * sizeof(float);
+    uint64_t prims = 0, bytes = 0;
+    for (uint32_t i = 0; i < asset->instance_count; ++i) {
+        const vs_mesh *mesh =
+            &asset->meshes[asset->nodes[asset->instances[i]].mesh];
+        prims += mesh->primitive_count;
+        for (uint32_t p = 0; p < mesh->primitive_count; ++p)
+            bytes += sizeof(vs_posed_primitive) +
+                     (uint64_t)mesh->primitives[p].vertex_count * vertex_bytes;
+    }
+    uint64_t limit = asset_limits(asset)->max_total_memory;
+    if (prims > UINT32_MAX || (frames && bytes > limit / frames))
+        return set_error(error, VS_ERROR_LIMIT,
+                         "%s: posing %llu mesh instances (%llu primitives) "
+                         "%llu time%s at once needs about %llu bytes per "
+                         "time, above the limit of %llu bytes in all "
+                         "(vs_limits.max_total_memory)",
+                         asset->source_name,
+                         (unsigned long long)asset->instance_count,
+                         (unsigned long long)prims, (unsigned long long)frames,
+                         frames == 1 ? "" : "s", (unsigned long long)bytes,
+                         (unsigned long long)limit);
+    *out_count = (uint32_t)prims;
+    return VS_OK;
 }
 
 void posed_primitives_free(const vs_allocator *alloc, vs_posed_primitive *posed,
@@ -38,7 +59,9 @@ vs_result pose_all_primitives(const vs_pose *pose,
                               vs_error *error)
 {
     const vs_asset *asset = vs_pose_asset(pose);
-    uint32_t total = instance_primitive_count(asset);
+    uint32_t total;
+    vs_result r = instance_primitives_budget(asset, 1, &total, error);
+    if (r != VS_OK) return r;
     const vs_allocator *alloc = asset_allocator(asset);
     vs_posed_primitive *posed =
         mem_calloc(alloc, total ? total : 1, sizeof *posed);
@@ -47,7 +70,6 @@ vs_result pose_all_primitives(const vs_pose *pose,
                          "%s: out of memory posing %u primitives",
                          asset->source_name, total);
     uint32_t k = 0;
-    vs_result r = VS_OK;
     for (uint32_t i = 0; r == VS_OK && i < asset->instance_count; ++i) {
         uint32_t node = asset->instances[i];
         const vs_mesh *mesh = &asset->meshes[asset->nodes[node].mesh];

@@ -9,8 +9,14 @@
 
 #include "vskin/vskin.h"
 
-/* Primitives over all mesh instances. */
-uint32_t instance_primitive_count(const vs_asset *asset);
+/* The primitives over all mesh instances into *out_count, after checking
+ * what posing all of them `frames` times at once would take: the count
+ * must fit 32 bits and the posed vertices (positions, normals, tangents)
+ * the load's vs_limits.max_total_memory, which bounds everything made from
+ * the asset; VS_ERROR_LIMIT, saying how much, when not. A small file can
+ * instance a mesh many times, so this is checked before any posing. */
+vs_result instance_primitives_budget(const vs_asset *asset, uint64_t frames,
+                                     uint32_t *out_count, vs_error *error);
 
 /* Every primitive of every mesh instance posed (vs_pose_mesh_primitive;
  * call vs_pose_update_world first): *count entries, the array and the
