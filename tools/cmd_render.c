@@ -236,8 +236,15 @@ int cmd_render(int argc, char **argv)
 
 int cmd_render(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    /* --help answers, as every command's does, and says why the command
+     * cannot run here. */
+    for (int i = 1; i < argc; ++i)
+        if (cli_is_help(argv[i])) {
+            printf("usage: vskin render [FILE] -o OUT.png|OUT.gif [options]\n\n"
+                   "This vskin was built without the renderer "
+                   "(VSKIN_WITH_RENDER=OFF):\nrender is not available.\n");
+            return 0;
+        }
     cli_error("render", "this vskin was built without the renderer "
                         "(VSKIN_WITH_RENDER=OFF)");
     return 1;
