@@ -4,8 +4,8 @@
  * the checks of collada_xml_scan.c and the DTD refusal hold whatever the
  * file's encoding, and the tree is only built when it fits the budget. */
 #include <libxml/parser.h>
-#include <libxml/parserInternals.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
