@@ -5,12 +5,14 @@
  *   transform stacks (collada_scene.c) -> every <instance_geometry> /
  *   <instance_controller> becomes one vs_mesh (collada_geometry.c,
  *   collada_material.c) and, for controllers, one vs_skin with its joints
- *   resolved in the scene (collada_skin.c) -> animations -> vs_priv_asset_finalize.
- * Temporary data lives in ctx->tmp (freed when the load ends); only what the
- * asset keeps is allocated with vs_priv_asset_calloc. See docs/formats.md. */
+ *   resolved in the scene (collada_skin.c) -> animations ->
+ * vs_priv_asset_finalize. Temporary data lives in ctx->tmp (freed when the load
+ * ends); only what the asset keeps is allocated with vs_priv_asset_calloc. See
+ * docs/formats.md. */
 #ifndef VS_LOAD_COLLADA_COLLADA_LOADER_H
 #define VS_LOAD_COLLADA_COLLADA_LOADER_H
 
+#include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -126,6 +128,37 @@ vs_result collada_index_ids(collada_ctx *ctx);
 vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
                           const char *ref, const char *kind,
                           const xmlNode **out);
+
+/* ---- collada_xml_read.c, collada_xml_scan.c: the document under limits */
+
+/* No COLLADA element has anywhere near this many attributes; libxml2's
+ * duplicate-attribute check is quadratic in their number. */
+#define COLLADA_MAX_ATTRIBUTES 256u
+/* set_error format of a refused DTD: (source, long line). */
+#define COLLADA_DTD_REFUSED                                                    \
+    "%s: line %ld: the document has a DOCTYPE; COLLADA documents have none, "  \
+    "and DTDs (where entities are declared) are not supported"
+
+/* What the pre-scan counted; text includes comments, PIs and CDATA. */
+typedef struct collada_xml_census {
+    uint64_t elements, attributes, attribute_bytes;
+    uint64_t text_nodes, text_bytes;
+} collada_xml_census;
+
+/* Parses xml (any encoding libxml2 reads) into *doc with *pctx, refusing a
+ * DTD, an element with more than COLLADA_MAX_ATTRIBUTES attributes, nesting
+ * beyond vs_limits.max_depth, and a file whose text and tree would not fit
+ * vs_limits.max_total_memory, before building anything; on success
+ * ctx->tmp's limit is what the budget has left. The caller frees *doc and
+ * *pctx (set even on failure). */
+vs_result collada_xml_read(collada_ctx *ctx, const uint8_t *xml, size_t size,
+                           xmlParserCtxtPtr *pctx, xmlDocPtr *doc);
+/* One linear pass over UTF-8 text: refuses a DOCTYPE and too many
+ * attributes on one element (error set), and counts the rest. */
+vs_result collada_xml_scan(collada_ctx *ctx, const uint8_t *text, size_t size,
+                           collada_xml_census *out);
+/* Bytes libxml2's tree of the scanned text may take, an upper estimate. */
+uint64_t collada_xml_tree_cost(const collada_xml_census *c);
 
 /* ---- collada_source.c: <source> data through its accessor */
 
