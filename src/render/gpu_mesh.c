@@ -67,14 +67,14 @@ vs_result gpu_primitive_upload(const vs_asset *asset, uint32_t node,
                          "most %d (JOINTS_0/1, WEIGHTS_0/1)",
                          where, prim->influence_count, GPU_MAX_INFLUENCES);
     mesh_topology topo;
-    vs_result r = mesh_topology_build(prim, where, &topo, error);
+    vs_result r = mesh_topology_build(prim, where, NULL, &topo, error);
     if (r != VS_OK) return r;
     size_t v3 = (size_t)prim->vertex_count * 3;
     out->normals = malloc((v3 + 1) * sizeof(float));
     if (prim->target_count > 0)
         out->scratch = malloc((v3 * 2 + 1) * sizeof(float));
     if (!out->normals || (prim->target_count > 0 && !out->scratch)) {
-        mesh_topology_free(&topo);
+        mesh_topology_free(&topo, NULL);
         gpu_primitive_free(out);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for %u vertices", where,
@@ -122,7 +122,7 @@ vs_result gpu_primitive_upload(const vs_asset *asset, uint32_t node,
                                              : GL_TRIANGLES;
     out->index_count = topo.index_count;
     out->edge_index_count = topo.edge_index_count;
-    mesh_topology_free(&topo);
+    mesh_topology_free(&topo, NULL);
     r = gl_check("uploading the mesh", error);
     if (r != VS_OK) gpu_primitive_free(out);
     return r;
