@@ -320,11 +320,15 @@ typedef struct vs_asset {
  *     vs_crowd_run given no context;
  *   - vs_context_options.allocator: the context and its scratch (which
  *     vs_crowd_run grows to the asset's largest skin);
- *   - vs_skin_stream_desc.allocator: the stream.
+ *   - vs_skin_stream_desc.allocator: the stream;
+ *   - vs_renderer_options.allocator (vskin_render.h): the renderer object;
+ *     what a renderer keeps for its asset (primitives, index lists,
+ *     normals, scratch) comes from the asset's allocator, and the GL
+ *     driver's memory is the driver's.
  *
  * Every object is freed through the allocator it was made with, so the
  * callbacks and `user` must stay valid until the last object made with them
- * is freed. The tools (vskin_tools.h) and the renderer (vskin_render.h)
+ * is freed. The tools (vskin_tools.h)
  * allocate with the C library's allocator, also for the assets they make
  * (baked or reweighted ones).
  *

@@ -95,6 +95,18 @@ typedef struct vs_render_desc {
     vs_skin_method method;
 } vs_render_desc;
 
+/** Options of vs_renderer_create_with_options. Zero is the default for
+ * every field. */
+typedef struct vs_renderer_options {
+    /** Where the renderer object itself comes from; zero: malloc and free
+     * (see @ref memory "Memory and files"). What the renderer keeps for the
+     * asset (per primitive, joint and node) comes from the asset's
+     * allocator (vs_load_options.allocator), as for every object made from
+     * the asset. Set alloc and free together or neither (else
+     * VS_ERROR_ARGUMENT); both must stay valid until vs_renderer_destroy. */
+    vs_allocator allocator;
+} vs_renderer_options;
+
 /** Opens EGL + OpenGL ES 3.0 and uploads the asset's meshes. Fails with
  * VS_ERROR_RENDER when no EGL display or context can be made (the message
  * names the packages to install), VS_ERROR_UNSUPPORTED for primitives with
@@ -104,6 +116,13 @@ typedef struct vs_render_desc {
  * primitive. The asset must outlive the renderer. */
 vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
                              vs_error *error);
+/** vs_renderer_create with options (NULL: the defaults). A refused
+ * allocation fails with VS_ERROR_OUT_OF_MEMORY and frees what the call had
+ * made. The GL driver's own memory is the driver's. */
+vs_result vs_renderer_create_with_options(const vs_asset *asset,
+                                          const vs_renderer_options *options,
+                                          vs_renderer **out_renderer,
+                                          vs_error *error);
 /** Frees the renderer's GL objects and its EGL context; NULL is ignored. */
 void vs_renderer_destroy(vs_renderer *renderer);
 

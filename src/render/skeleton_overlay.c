@@ -2,8 +2,7 @@
 /* The skeleton overlay: a line from every joint to its parent when the parent
  * is a joint too, and a point on every joint, drawn over the mesh without a
  * depth test so bones inside the body stay visible. */
-#include <stdlib.h>
-
+#include "base/alloc.h"
 #include "base/error.h"
 #include "render/gl_program.h"
 #include "render/render_internal.h"
@@ -12,10 +11,11 @@
 vs_result renderer_overlay_init(vs_renderer *r, vs_error *error)
 {
     const vs_asset *a = r->asset;
-    r->is_joint = calloc((size_t)a->node_count + 1, sizeof *r->is_joint);
+    r->is_joint = mem_calloc(r->asset_alloc, (size_t)a->node_count + 1,
+                             sizeof *r->is_joint);
     /* Per node at most one bone (2 endpoints) and one point, 3 floats each. */
-    r->overlay_scratch =
-        malloc(((size_t)a->node_count * 9 + 1) * sizeof(float));
+    r->overlay_scratch = mem_alloc(
+        r->asset_alloc, ((size_t)a->node_count * 9 + 1) * sizeof(float));
     if (!r->is_joint || !r->overlay_scratch)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for the skeleton overlay",
