@@ -41,8 +41,10 @@ vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
     return vs_renderer_create_with_options(asset, NULL, out_renderer, error);
 }
 
-/* What vs_renderer_create allocates before EGL, freed when opening it
- * fails (vs_renderer_destroy needs the context it could not open). */
+/* The joint scratch and the renderer object: all that is made before EGL
+ * opens, so all there is to free when it does not, and what
+ * vs_renderer_destroy frees last. The object holds its own allocator, so
+ * that is copied out before the object goes. */
 static void free_memory(vs_renderer *r)
 {
     const vs_allocator alloc = r->alloc;
