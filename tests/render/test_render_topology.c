@@ -81,22 +81,19 @@ static vs_result build(const vs_primitive *prim, mesh_topology *out,
     return r;
 }
 
+/* Whole primitives of a mode that n vertices make (as glDrawArrays counts
+ * them) times the vertices of each, per mode in enum order. */
 static uint32_t expected_count(vs_primitive_mode mode, uint32_t n)
 {
-    switch (mode) {
-    case VS_MODE_POINTS:
-        return n;
-    case VS_MODE_LINES:
-        return n / 2 * 2;
-    case VS_MODE_LINE_LOOP:
-        return n >= 2 ? 2 * n : 0;
-    case VS_MODE_LINE_STRIP:
-        return n >= 2 ? 2 * (n - 1) : 0;
-    case VS_MODE_TRIANGLES:
-        return n / 3 * 3;
-    default:
-        return n >= 3 ? 3 * (n - 2) : 0;
-    }
+    const uint32_t whole[7] = {n,
+                               n / 2,
+                               n >= 2 ? n : 0,
+                               n >= 2 ? n - 1 : 0,
+                               n / 3,
+                               n >= 3 ? n - 2 : 0,
+                               n >= 3 ? n - 2 : 0};
+    const uint32_t size[7] = {1, 2, 2, 2, 3, 3, 3};
+    return whole[mode] * size[mode];
 }
 
 /* Every mode x 0..8 vertices, non-indexed and indexed (reversed order),
