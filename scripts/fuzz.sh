@@ -18,7 +18,7 @@ work="${FUZZ_WORK:-$build/work}"
 jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 shared="$root/../shared/assets"
 all=(fuzz_gltf2 fuzz_glb fuzz_gltf1 fuzz_collada fuzz_pose fuzz_validate
-     fuzz_convert_roundtrip)
+     fuzz_convert_roundtrip fuzz_render_topology)
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
@@ -55,6 +55,7 @@ make_corpus() { # harness dir
       fuzz_validate:*.gltf|fuzz_validate:*.glb|fuzz_validate:*.dae) keep=1 ;;
       fuzz_convert_roundtrip:*.gltf|fuzz_convert_roundtrip:*.glb) keep=1 ;;
       fuzz_convert_roundtrip:*.dae) keep=1 ;;
+      fuzz_render_topology:*.gltf|fuzz_render_topology:*.glb) keep=1 ;;
     esac
     [ $keep = 1 ] && cp "$f" "$dir/$(cksum <"$f" | cut -d' ' -f1)"
   done < <(find "${seed_sources[@]}" -type f -size -128k -print0)
@@ -65,6 +66,18 @@ make_corpus() { # harness dir
     done < <(find "$root/tests/data" "$root/data" \
                $( [ -d "$shared" ] && echo "$shared/gltf2" "$shared/gltf1" "$shared/collada") \
                -type f \( -name '*.gltf' -o -name '*.dae' \) -size -128k -print0)
+  fi
+  # fuzz_render_topology's raw primitives (first byte: the mode): every
+  # mode with 0 to 4 vertices, unindexed and with indices 0, 1, 2, 3.
+  if [ "$h" = fuzz_render_topology ]; then
+    local mode n
+    for mode in 0 1 2 3 4 5 6; do
+      for n in 0 1 2 3 4; do
+        printf "\\x0$mode\\x00\\x0$n\\x00\\x00\\x00" >"$dir/raw-$mode-$n"
+        printf "\\x0$mode\\x03\\x04\\x00\\x0$n\\x00\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x03\\x00\\x00\\x00" \
+          >"$dir/raw-indexed-$mode-$n"
+      done
+    done
   fi
   # The regression files found by earlier runs are seeds for every harness.
   if [ -d "$root/tests/data/regressions" ]; then

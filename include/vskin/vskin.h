@@ -320,7 +320,11 @@ typedef struct vs_asset {
  *     vs_crowd_run given no context;
  *   - vs_context_options.allocator: the context and its scratch (which
  *     vs_crowd_run grows to the asset's largest skin);
- *   - vs_skin_stream_desc.allocator: the stream.
+ *   - vs_skin_stream_desc.allocator: the stream;
+ *   - vs_renderer_options.allocator (vskin_render.h): the renderer object;
+ *     what a renderer keeps for its asset (primitives, index lists,
+ *     normals, scratch) comes from the asset's allocator, and the GL
+ *     driver's memory is the driver's.
  *
  * The tools (vskin_tools.h) follow the same rule. A call that works from an
  * asset (or a pose or scene of one) uses the asset's allocator:
@@ -334,8 +338,7 @@ typedef struct vs_asset {
  * raw pass also reads the file and its buffers through
  * load.file_reader), vs_synthetic_tube_desc.allocator, and the `allocator`
  * argument of vs_write_bytes, vs_gltf_bin_path, vs_write_png, vs_read_png
- * and vs_gif_writer_open (NULL: malloc and free). The renderer
- * (vskin_render.h) allocates with the C library's allocator.
+ * and vs_gif_writer_open (NULL: malloc and free).
  *
  * Every object is freed through the allocator it was made with, so the
  * callbacks and `user` must stay valid until the last object made with them

@@ -95,12 +95,34 @@ typedef struct vs_render_desc {
     vs_skin_method method;
 } vs_render_desc;
 
+/** Options of vs_renderer_create_with_options. Zero is the default for
+ * every field. */
+typedef struct vs_renderer_options {
+    /** Where the renderer object itself comes from; zero: malloc and free
+     * (see @ref memory "Memory and files"). What the renderer keeps for the
+     * asset (per primitive, joint and node) comes from the asset's
+     * allocator (vs_load_options.allocator), as for every object made from
+     * the asset. Set alloc and free together or neither (else
+     * VS_ERROR_ARGUMENT); both must stay valid until vs_renderer_destroy. */
+    vs_allocator allocator;
+} vs_renderer_options;
+
 /** Opens EGL + OpenGL ES 3.0 and uploads the asset's meshes. Fails with
  * VS_ERROR_RENDER when no EGL display or context can be made (the message
- * names the packages to install) and VS_ERROR_UNSUPPORTED for primitives with
- * more than 8 influences. The asset must outlive the renderer. */
+ * names the packages to install), VS_ERROR_UNSUPPORTED for primitives with
+ * more than 8 influences, VS_ERROR_INVALID for an index not below the
+ * primitive's vertex_count and VS_ERROR_LIMIT for a primitive whose index
+ * list would pass 2^31 - 1 indices, each message naming the file, mesh and
+ * primitive. The asset must outlive the renderer. */
 vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
                              vs_error *error);
+/** vs_renderer_create with options (NULL: the defaults). A refused
+ * allocation fails with VS_ERROR_OUT_OF_MEMORY and frees what the call had
+ * made. The GL driver's own memory is the driver's. */
+vs_result vs_renderer_create_with_options(const vs_asset *asset,
+                                          const vs_renderer_options *options,
+                                          vs_renderer **out_renderer,
+                                          vs_error *error);
 /** Frees the renderer's GL objects and its EGL context; NULL is ignored. */
 void vs_renderer_destroy(vs_renderer *renderer);
 
@@ -111,7 +133,9 @@ vs_upload_path vs_renderer_resolve_upload(const vs_renderer *renderer,
                                           vs_upload_path requested);
 
 /** Draws `pose` (of the renderer's asset; call vs_pose_update_world first)
- * and writes width*height*4 bytes of RGBA8 to rgba_out, top row first. */
+ * and writes width*height*4 bytes of RGBA8 to rgba_out, top row first.
+ * Primitives too small for one point, line or triangle of their mode draw
+ * nothing, and a trailing incomplete one is dropped (as glDrawArrays). */
 vs_result vs_render_pose(vs_renderer *renderer, const vs_pose *pose,
                          const vs_render_desc *desc, uint8_t *rgba_out,
                          vs_error *error);
@@ -142,7 +166,11 @@ vs_result vs_renderer_capture_skinned_method(
 /** A camera that shows the box [min, max] whole at the given aspect
  * (width / height), from the front for the asset's up axis (Y up: eye on +Z;
  * Z up: eye on -Y; X up: eye on +Z with X up), a little from above unless the
- * box is flat along the view direction (then straight on). */
+ * box is flat along the view direction (then straight on). A box that
+ * gives no finite view (empty: min > max, NaN or infinite, or so large or so
+ * far from the origin that the view-projection overflows) frames the box
+ * [-1, 1] instead; the aspect is clamped to [1e-6, 1e6] (1 when not
+ * positive or not finite). */
 void vs_camera_frame_bounds(const float min[3], const float max[3],
                             vs_up_axis up, float aspect, bool orthographic,
                             vs_camera *out);
@@ -153,7 +181,8 @@ vs_result vs_camera_frame_clip(const vs_asset *asset, int32_t clip,
                                uint32_t samples, float aspect,
                                bool orthographic, vs_camera *out,
                                vs_error *error);
-/** projection * view, column-major, for the given aspect. */
+/** projection * view, column-major, for the given aspect (clamped as in
+ * vs_camera_frame_bounds). */
 void vs_camera_view_projection(const vs_camera *camera, float aspect,
                                float out[16]);
 

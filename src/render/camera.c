@@ -27,17 +27,60 @@ static void axes_for(vs_up_axis up_axis, vec3 front, vec3 up)
     }
 }
 
-void vs_camera_frame_bounds(const float min[3], const float max[3],
-                            vs_up_axis up_axis, float aspect, bool orthographic,
-                            vs_camera *out)
+/* 1 for a non-positive or non-finite aspect; the rest clamped to
+ * [1e-6, 1e6], wider than any picture GL can hold, which keeps the
+ * products with it finite. */
+static float usable_aspect(float aspect)
+{
+    if (!(aspect > 0.0f) || !isfinite(aspect)) return 1.0f;
+    return fminf(fmaxf(aspect, 1e-6f), 1e6f);
+}
+
+/* Every number finite, near < far, the eye apart from the target, and a
+ * finite view-projection (a box far from the origin or of denormal size can
+ * overflow the projection's products though the camera itself is finite). */
+static bool camera_usable(const vs_camera *c, float aspect)
+{
+    bool ok = isfinite(c->ortho_height) && isfinite(c->near_plane) &&
+              isfinite(c->far_plane) && c->near_plane > 0.0f &&
+              c->far_plane > c->near_plane;
+    bool apart = false;
+    for (int k = 0; k < 3; ++k) {
+        ok = ok && isfinite(c->eye[k]) && isfinite(c->target[k]) &&
+             isfinite(c->up[k]);
+        apart = apart || c->eye[k] != c->target[k];
+    }
+    if (!ok || !apart) return false;
+    float vp[16];
+    vs_camera_view_projection(c, aspect, vp);
+    for (int k = 0; k < 16; ++k)
+        if (!isfinite(vp[k])) return false;
+    return true;
+}
+
+/* Frames [lo, hi]; false when that box gives no finite camera (a box that
+ * is empty (min > max), not finite, or so large that its centre, extent or
+ * the eye distance overflow). */
+static bool frame_box(const float min[3], const float max[3],
+                      vs_up_axis up_axis, float aspect, bool orthographic,
+                      vs_camera *out)
 {
     vec3 lo = {min[0], min[1], min[2]}, hi = {max[0], max[1], max[2]};
     vec3 center, ext, front, up, right;
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(lo[k]) || !isfinite(hi[k]) || lo[k] > hi[k]) return false;
     glm_vec3_center(lo, hi, center);
     glm_vec3_sub(hi, lo, ext);
-    if (!(aspect > 0.0f) || !isfinite(aspect)) aspect = 1.0f;
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(center[k]) || !isfinite(ext[k])) return false;
     float size = glm_vec3_norm(ext);
     if (!(size > 0.0f) || !isfinite(size)) size = 2.0f;
+    /* Far from the origin, a tiny box would put the eye within a float's
+     * rounding of the target (a NaN view): it is framed at least as large
+     * as 1e-4 of its distance from the origin. */
+    float far_out =
+        fmaxf(fabsf(center[0]), fmaxf(fabsf(center[1]), fabsf(center[2])));
+    if (size < 1e-4f * far_out) size = 1e-4f * far_out;
     axes_for(up_axis, front, up);
     glm_vec3_cross(up, front, right);
     /* A box flat along the view direction (SimpleSkin lies in z = 0) is seen
@@ -78,6 +121,20 @@ void vs_camera_frame_bounds(const float min[3], const float max[3],
     }
     out->near_plane = fmaxf(dist - 1.5f * radius, dist * 0.01f);
     out->far_plane = dist + 1.5f * radius;
+    return camera_usable(out, aspect);
+}
+
+void vs_camera_frame_bounds(const float min[3], const float max[3],
+                            vs_up_axis up_axis, float aspect, bool orthographic,
+                            vs_camera *out)
+{
+    aspect = usable_aspect(aspect);
+    if (frame_box(min, max, up_axis, aspect, orthographic, out)) return;
+    /* Bounds that make no camera (no vertex, NaN or infinite positions)
+     * frame the unit box at the origin: a picture, never a NaN matrix. */
+    static const float unit_lo[3] = {-1.0f, -1.0f, -1.0f},
+                       unit_hi[3] = {1.0f, 1.0f, 1.0f};
+    frame_box(unit_lo, unit_hi, up_axis, aspect, orthographic, out);
 }
 
 vs_result vs_camera_frame_clip(const vs_asset *asset, int32_t clip,
@@ -133,7 +190,7 @@ void vs_camera_view_projection(const vs_camera *camera, float aspect,
     vec3 target = {camera->target[0], camera->target[1], camera->target[2]};
     vec3 up = {camera->up[0], camera->up[1], camera->up[2]};
     if (glm_vec3_norm2(up) == 0.0f) up[1] = 1.0f;
-    if (!(aspect > 0.0f) || !isfinite(aspect)) aspect = 1.0f;
+    aspect = usable_aspect(aspect);
     float dist = glm_vec3_distance(eye, target);
     if (!(dist > 0.0f)) dist = 1.0f;
     float znear = camera->near_plane > 0.0f ? camera->near_plane : dist * 0.01f;

@@ -3,9 +3,9 @@
 #include "render/gpu_mesh.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "render/gl_program.h"
 #include "render/mesh_topology.h"
@@ -50,11 +50,12 @@ static void setup_influences(const vs_primitive *prim, const GLuint *buffers)
     }
 }
 
-vs_result gpu_primitive_upload(const vs_asset *asset, uint32_t node,
-                               uint32_t primitive, gpu_primitive *out,
-                               vs_error *error)
+vs_result gpu_primitive_upload(const vs_asset *asset, const vs_allocator *alloc,
+                               uint32_t node, uint32_t primitive,
+                               gpu_primitive *out, vs_error *error)
 {
-    *out = (gpu_primitive){.node = node, .primitive = primitive};
+    *out =
+        (gpu_primitive){.node = node, .primitive = primitive, .alloc = alloc};
     const vs_mesh *mesh = &asset->meshes[asset->nodes[node].mesh];
     const vs_primitive *prim = &mesh->primitives[primitive];
     out->prim = prim;
@@ -67,14 +68,14 @@ vs_result gpu_primitive_upload(const vs_asset *asset, uint32_t node,
                          "most %d (JOINTS_0/1, WEIGHTS_0/1)",
                          where, prim->influence_count, GPU_MAX_INFLUENCES);
     mesh_topology topo;
-    vs_result r = mesh_topology_build(prim, where, &topo, error);
+    vs_result r = mesh_topology_build(prim, where, alloc, &topo, error);
     if (r != VS_OK) return r;
     size_t v3 = (size_t)prim->vertex_count * 3;
-    out->normals = malloc((v3 + 1) * sizeof(float));
+    out->normals = mem_alloc(alloc, (v3 + 1) * sizeof(float));
     if (prim->target_count > 0)
-        out->scratch = malloc((v3 * 2 + 1) * sizeof(float));
+        out->scratch = mem_alloc(alloc, (v3 * 2 + 1) * sizeof(float));
     if (!out->normals || (prim->target_count > 0 && !out->scratch)) {
-        mesh_topology_free(&topo);
+        mesh_topology_free(&topo, alloc);
         gpu_primitive_free(out);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for %u vertices", where,
@@ -122,7 +123,7 @@ vs_result gpu_primitive_upload(const vs_asset *asset, uint32_t node,
                                              : GL_TRIANGLES;
     out->index_count = topo.index_count;
     out->edge_index_count = topo.edge_index_count;
-    mesh_topology_free(&topo);
+    mesh_topology_free(&topo, alloc);
     r = gl_check("uploading the mesh", error);
     if (r != VS_OK) gpu_primitive_free(out);
     return r;
@@ -142,7 +143,8 @@ vs_result gpu_primitive_update_morphs(gpu_primitive *gp, const vs_pose *pose,
     if (active) {
         float *mp = gp->scratch, *mn = gp->scratch + v3;
         /* Generated normals have no deltas: they stay as they are. */
-        vs_priv_morph_apply(prim, weights, count, mp, prim->normals ? mn : NULL, NULL);
+        vs_priv_morph_apply(prim, weights, count, mp, prim->normals ? mn : NULL,
+                            NULL);
         positions = mp;
         if (prim->normals) normals = mn;
     }
@@ -188,7 +190,7 @@ void gpu_primitive_free(gpu_primitive *gp)
 {
     if (gp->vao) glDeleteVertexArrays(1, &gp->vao);
     if (gp->buffers[0]) glDeleteBuffers(6, gp->buffers);
-    free(gp->normals);
-    free(gp->scratch);
+    mem_free(gp->alloc, gp->normals);
+    mem_free(gp->alloc, gp->scratch);
     *gp = (gpu_primitive){0};
 }

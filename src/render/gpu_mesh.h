@@ -16,6 +16,7 @@ typedef struct gpu_primitive {
     uint32_t node;      /* the mesh instance's node */
     uint32_t primitive; /* index in the node's mesh */
     const vs_primitive *prim;
+    const vs_allocator *alloc; /* the asset's: normals and scratch */
     GLuint vao;
     GLuint buffers[6]; /* position, normal, joints, weights, indices, edges */
     GLenum mode;       /* GL_POINTS, GL_LINES or GL_TRIANGLES */
@@ -29,9 +30,11 @@ typedef struct gpu_primitive {
 /* The largest influence count the shader takes: JOINTS_0/1, WEIGHTS_0/1. */
 #define GPU_MAX_INFLUENCES 8
 
-vs_result gpu_primitive_upload(const vs_asset *asset, uint32_t node,
-                               uint32_t primitive, gpu_primitive *out,
-                               vs_error *error);
+/* CPU memory comes from `alloc` (the asset's allocator), kept for
+ * gpu_primitive_free. */
+vs_result gpu_primitive_upload(const vs_asset *asset, const vs_allocator *alloc,
+                               uint32_t node, uint32_t primitive,
+                               gpu_primitive *out, vs_error *error);
 /* Re-uploads morphed positions/normals for the pose's current weights (or
  * the rest data once weights return to zero). */
 vs_result gpu_primitive_update_morphs(gpu_primitive *gp, const vs_pose *pose,

@@ -4,8 +4,8 @@
 #include "render/mesh_topology.h"
 
 #include <math.h>
-#include <stdlib.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 
 static uint32_t source_index(const vs_primitive *prim, uint32_t i)
@@ -13,8 +13,10 @@ static uint32_t source_index(const vs_primitive *prim, uint32_t i)
     return prim->index_count ? prim->indices[i] : i;
 }
 
-/* Triangles (or lines) in the basic mode, strips/fans/loops expanded. */
-static uint32_t expanded_count(vs_primitive_mode mode, uint32_t n)
+/* Indices in the basic mode for n source vertices, strips, fans and loops
+ * expanded; 0 when n makes no whole primitive. 64 bits: a loop of n
+ * vertices has 2n indices, a strip 3(n - 2), either past UINT32_MAX. */
+static uint64_t expanded_count(vs_primitive_mode mode, uint64_t n)
 {
     switch (mode) {
     case VS_MODE_POINTS:
@@ -34,40 +36,42 @@ static uint32_t expanded_count(vs_primitive_mode mode, uint32_t n)
     return 0;
 }
 
-static void expand(const vs_primitive *prim, uint32_t n, uint32_t *out)
+/* Writes exactly `count` (from expanded_count) indices: every loop is
+ * bounded by count itself, so a count of 0 writes nothing whatever n is. */
+static void expand(const vs_primitive *prim, uint32_t n, uint32_t count,
+                   uint32_t *out)
 {
-    uint32_t k = 0;
     switch (prim->mode) {
     case VS_MODE_POINTS:
     case VS_MODE_LINES:
     case VS_MODE_TRIANGLES:
-        for (uint32_t i = 0; i < expanded_count(prim->mode, n); ++i)
-            out[k++] = source_index(prim, i);
+        for (uint32_t i = 0; i < count; ++i)
+            out[i] = source_index(prim, i);
         break;
     case VS_MODE_LINE_LOOP:
-    case VS_MODE_LINE_STRIP: {
-        uint32_t segments = prim->mode == VS_MODE_LINE_LOOP ? n : n - 1;
-        for (uint32_t i = 0; i < segments; ++i) {
-            out[k++] = source_index(prim, i);
-            out[k++] = source_index(prim, (i + 1) % n);
+    case VS_MODE_LINE_STRIP:
+        /* Segment i joins vertices i and i + 1; a loop's last one goes back
+         * to vertex 0 (count / 2 == n for a loop, n - 1 for a strip). */
+        for (uint32_t i = 0; i < count / 2; ++i) {
+            out[2 * i] = source_index(prim, i);
+            out[2 * i + 1] = source_index(prim, i + 1 < n ? i + 1 : 0);
         }
         break;
-    }
     case VS_MODE_TRIANGLE_STRIP:
         /* glTF 2.0 §3.7.2.1: odd triangles swap their first two vertices to
          * keep the winding. */
-        for (uint32_t i = 0; i + 2 < n; ++i) {
+        for (uint32_t i = 0; i < count / 3; ++i) {
             uint32_t a = source_index(prim, i), b = source_index(prim, i + 1);
-            out[k++] = i % 2 ? b : a;
-            out[k++] = i % 2 ? a : b;
-            out[k++] = source_index(prim, i + 2);
+            out[3 * i] = i % 2 ? b : a;
+            out[3 * i + 1] = i % 2 ? a : b;
+            out[3 * i + 2] = source_index(prim, i + 2);
         }
         break;
     case VS_MODE_TRIANGLE_FAN:
-        for (uint32_t i = 1; i + 1 < n; ++i) {
-            out[k++] = source_index(prim, 0);
-            out[k++] = source_index(prim, i);
-            out[k++] = source_index(prim, i + 1);
+        for (uint32_t i = 0; i < count / 3; ++i) {
+            out[3 * i] = source_index(prim, 0);
+            out[3 * i + 1] = source_index(prim, i + 1);
+            out[3 * i + 2] = source_index(prim, i + 2);
         }
         break;
     }
@@ -81,9 +85,14 @@ static vs_primitive_mode basic_mode(vs_primitive_mode mode)
 }
 
 vs_result mesh_topology_build(const vs_primitive *prim, const char *where,
-                              mesh_topology *out, vs_error *error)
+                              const vs_allocator *alloc, mesh_topology *out,
+                              vs_error *error)
 {
     *out = (mesh_topology){0};
+    if ((unsigned)prim->mode > VS_MODE_TRIANGLE_FAN)
+        return set_error(error, VS_ERROR_INVALID,
+                         "%s: unknown primitive mode %d", where,
+                         (int)prim->mode);
     uint32_t n = prim->index_count ? prim->index_count : prim->vertex_count;
     for (uint32_t i = 0; prim->index_count && i < n; ++i)
         if (prim->indices[i] >= prim->vertex_count)
@@ -91,44 +100,49 @@ vs_result mesh_topology_build(const vs_primitive *prim, const char *where,
                              "%s: indices[%u] = %u is not below the vertex "
                              "count %u",
                              where, i, prim->indices[i], prim->vertex_count);
-    out->mode = basic_mode(prim->mode);
-    out->index_count = expanded_count(prim->mode, n);
+    vs_primitive_mode mode = basic_mode(prim->mode);
+    uint64_t count = expanded_count(prim->mode, n);
     /* A triangle has 3 edges (6 indices) for its 3 indices; lines are their
-     * own edges. Sizes fit: n <= UINT32_MAX, so 2n fits in size_t. */
-    size_t edge_count = out->mode == VS_MODE_TRIANGLES
-                            ? (size_t)out->index_count * 2
-                        : out->mode == VS_MODE_LINES ? out->index_count
-                                                     : 0;
-    if (edge_count > UINT32_MAX)
-        return set_error(error, VS_ERROR_LIMIT, "%s: too many edges to draw",
-                         where);
-    out->indices = malloc(((size_t)out->index_count + 1) * sizeof(uint32_t));
-    out->edges = malloc((edge_count + 1) * sizeof(uint32_t));
+     * own edges. */
+    uint64_t edge_count = mode == VS_MODE_TRIANGLES ? count * 2
+                          : mode == VS_MODE_LINES   ? count
+                                                    : 0;
+    if (count > MESH_TOPOLOGY_MAX_INDICES ||
+        edge_count > MESH_TOPOLOGY_MAX_INDICES)
+        return set_error(error, VS_ERROR_LIMIT,
+                         "%s: %u vertices make more indices to draw than GL "
+                         "takes in one draw (%u)",
+                         where, n, MESH_TOPOLOGY_MAX_INDICES);
+    /* One element more than needed: never a zero-sized block. */
+    out->indices = mem_alloc(alloc, ((size_t)count + 1) * sizeof(uint32_t));
+    out->edges = mem_alloc(alloc, ((size_t)edge_count + 1) * sizeof(uint32_t));
     if (!out->indices || !out->edges) {
-        mesh_topology_free(out);
+        mesh_topology_free(out, alloc);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for %u indices", where, n);
     }
-    expand(prim, n, out->indices);
+    out->mode = mode;
+    out->index_count = (uint32_t)count;
     out->edge_index_count = (uint32_t)edge_count;
-    if (out->mode == VS_MODE_TRIANGLES) {
+    expand(prim, n, out->index_count, out->indices);
+    if (mode == VS_MODE_TRIANGLES) {
         for (uint32_t t = 0; t < out->index_count / 3; ++t)
             for (uint32_t e = 0; e < 3; ++e) {
                 out->edges[t * 6 + e * 2] = out->indices[t * 3 + e];
                 out->edges[t * 6 + e * 2 + 1] =
                     out->indices[t * 3 + (e + 1) % 3];
             }
-    } else if (out->mode == VS_MODE_LINES) {
+    } else if (mode == VS_MODE_LINES) {
         for (uint32_t i = 0; i < out->index_count; ++i)
             out->edges[i] = out->indices[i];
     }
     return VS_OK;
 }
 
-void mesh_topology_free(mesh_topology *topo)
+void mesh_topology_free(mesh_topology *topo, const vs_allocator *alloc)
 {
-    free(topo->indices);
-    free(topo->edges);
+    mem_free(alloc, topo->indices);
+    mem_free(alloc, topo->edges);
     *topo = (mesh_topology){0};
 }
 

@@ -6,6 +6,7 @@
 
 #include <GLES3/gl3.h>
 
+#include "asset/asset_internal.h"
 #include "render/egl_context.h"
 #include "render/gpu_mesh.h"
 #include "render/joint_texture.h"
@@ -26,6 +27,12 @@ typedef struct skin_program {
 
 struct vs_renderer {
     const vs_asset *asset;
+    /* vs_renderer_options.allocator: the renderer object itself. */
+    vs_allocator alloc;
+    /* The asset's allocator (vs_load_options.allocator): everything sized
+     * by the asset (primitives, their lists and normals, joint and overlay
+     * scratch), as for every other object made from an asset. */
+    const vs_allocator *asset_alloc;
     egl_context egl;
     char gl_renderer[128];
 
@@ -47,6 +54,14 @@ struct vs_renderer {
     GLuint fbo, color_rb, depth_rb;
     uint32_t fb_width, fb_height;
 };
+
+/* The asset's allocator. asset_allocator() is libvskin's internal function,
+ * out of libvskin_render's reach, so this reads the same field of the
+ * asset's internal block: the libraries come from one build. */
+static inline const vs_allocator *render_asset_allocator(const vs_asset *a)
+{
+    return &((const asset_internal *)a->internal_)->alloc;
+}
 
 /* `requested` resolved for a skinning method: AUTO takes the uniform array
  * when that method's joint data fits it (4 vectors per joint for matrices,

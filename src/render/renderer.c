@@ -2,9 +2,9 @@
 /* Renderer lifetime: EGL context, uploaded meshes, programs per joint upload
  * path, and the joint data each draw needs. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "render/gl_program.h"
 #include "render/render_internal.h"
@@ -17,7 +17,7 @@ static vs_result upload_meshes(vs_renderer *r, vs_error *error)
     size_t total = 0;
     for (uint32_t i = 0; i < a->instance_count; ++i)
         total += a->meshes[a->nodes[a->instances[i]].mesh].primitive_count;
-    r->prims = calloc(total + 1, sizeof *r->prims);
+    r->prims = mem_calloc(r->asset_alloc, total + 1, sizeof *r->prims);
     if (!r->prims)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for %zu GPU primitives",
@@ -27,7 +27,7 @@ static vs_result upload_meshes(vs_renderer *r, vs_error *error)
         const vs_mesh *mesh = &a->meshes[a->nodes[node].mesh];
         for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
             vs_result res = gpu_primitive_upload(
-                a, node, p, &r->prims[r->prim_count], error);
+                a, r->asset_alloc, node, p, &r->prims[r->prim_count], error);
             if (res != VS_OK) return res;
             ++r->prim_count;
         }
@@ -38,37 +38,61 @@ static vs_result upload_meshes(vs_renderer *r, vs_error *error)
 vs_result vs_renderer_create(const vs_asset *asset, vs_renderer **out_renderer,
                              vs_error *error)
 {
+    return vs_renderer_create_with_options(asset, NULL, out_renderer, error);
+}
+
+/* The joint scratch and the renderer object: all that is made before EGL
+ * opens, so all there is to free when it does not, and what
+ * vs_renderer_destroy frees last. The object holds its own allocator, so
+ * that is copied out before the object goes. */
+static void free_memory(vs_renderer *r)
+{
+    const vs_allocator alloc = r->alloc;
+    mem_free(r->asset_alloc, r->joint_scratch);
+    mem_free(r->asset_alloc, r->dq_scratch);
+    mem_free(&alloc, r);
+}
+
+vs_result vs_renderer_create_with_options(const vs_asset *asset,
+                                          const vs_renderer_options *options,
+                                          vs_renderer **out_renderer,
+                                          vs_error *error)
+{
     if (!asset || !out_renderer)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "vs_renderer_create: asset and out_renderer must not "
                          "be NULL");
     *out_renderer = NULL;
-    vs_renderer *r = calloc(1, sizeof *r);
+    const vs_allocator alloc = options ? options->allocator : (vs_allocator){0};
+    vs_result res =
+        mem_check_allocator(&alloc, "vs_renderer_create", "allocator", error);
+    if (res != VS_OK) return res;
+    vs_renderer *r = mem_calloc(&alloc, 1, sizeof *r);
     if (!r)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "vs_renderer_create: out of memory");
     r->asset = asset;
+    r->alloc = alloc;
+    r->asset_alloc = render_asset_allocator(asset);
     r->max_joints = 1;
     for (uint32_t s = 0; s < asset->skin_count; ++s)
         if (asset->skins[s].joint_count > r->max_joints)
             r->max_joints = asset->skins[s].joint_count;
-    r->joint_scratch = malloc((size_t)r->max_joints * 16 * sizeof(float));
+    r->joint_scratch =
+        mem_alloc(r->asset_alloc, (size_t)r->max_joints * 16 * sizeof(float));
     r->dq_scratch =
-        malloc((size_t)r->max_joints * VS_DQ_JOINT_FLOATS * sizeof(float));
+        mem_alloc(r->asset_alloc,
+                  (size_t)r->max_joints * VS_DQ_JOINT_FLOATS * sizeof(float));
     if (!r->joint_scratch || !r->dq_scratch) {
         uint32_t joints = r->max_joints;
-        free(r->joint_scratch);
-        free(r->dq_scratch);
-        free(r);
+        free_memory(r);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
-                         "vs_renderer_create: out of memory for %u joints",
+                         "%s: out of memory for %u joints", asset->source_name,
                          joints);
     }
-    vs_result res = egl_context_open(&r->egl, error);
+    res = egl_context_open(&r->egl, error);
     if (res != VS_OK) {
-        free(r->joint_scratch);
-        free(r->dq_scratch);
-        free(r);
+        free_memory(r);
         return res;
     }
     snprintf(r->gl_renderer, sizeof r->gl_renderer, "%s",
@@ -116,12 +140,10 @@ void vs_renderer_destroy(vs_renderer *r)
         }
     }
     egl_context_close(&r->egl);
-    free(r->prims);
-    free(r->joint_scratch);
-    free(r->dq_scratch);
-    free(r->is_joint);
-    free(r->overlay_scratch);
-    free(r);
+    mem_free(r->asset_alloc, r->prims);
+    mem_free(r->asset_alloc, r->is_joint);
+    mem_free(r->asset_alloc, r->overlay_scratch);
+    free_memory(r);
 }
 
 const char *vs_renderer_gl_renderer(const vs_renderer *r)
@@ -220,8 +242,8 @@ vs_result renderer_upload_joints(vs_renderer *r, const skin_program *sp,
          * they reach the shader as NaN, as matrices would). */
         for (uint32_t j = 0; j < count; ++j)
             vs_priv_dual_quat_from_matrix(r->joint_scratch + (size_t)j * 16,
-                                  r->dq_scratch +
-                                      (size_t)j * VS_DQ_JOINT_FLOATS);
+                                          r->dq_scratch +
+                                              (size_t)j * VS_DQ_JOINT_FLOATS);
         if (path == VS_UPLOAD_TEXTURE)
             joint_texture_upload(&r->joint_tex, r->dq_scratch, 5, count);
         else

@@ -2,27 +2,26 @@
 /* The skeleton overlay: a line from every joint to its parent when the parent
  * is a joint too, and a point on every joint, drawn over the mesh without a
  * depth test so bones inside the body stay visible. */
-#include <stdlib.h>
-
+#include "base/alloc.h"
 #include "base/error.h"
 #include "render/gl_program.h"
 #include "render/render_internal.h"
 #include "render/shaders.h"
+#include "render/skeleton_lines.h"
 
 vs_result renderer_overlay_init(vs_renderer *r, vs_error *error)
 {
     const vs_asset *a = r->asset;
-    r->is_joint = calloc((size_t)a->node_count + 1, sizeof *r->is_joint);
-    /* Per node at most one bone (2 endpoints) and one point, 3 floats each. */
-    r->overlay_scratch =
-        malloc(((size_t)a->node_count * 9 + 1) * sizeof(float));
+    r->is_joint = mem_calloc(r->asset_alloc, (size_t)a->node_count + 1,
+                             sizeof *r->is_joint);
+    r->overlay_scratch = mem_alloc(
+        r->asset_alloc,
+        ((size_t)a->node_count * SKELETON_FLOATS_PER_NODE + 1) * sizeof(float));
     if (!r->is_joint || !r->overlay_scratch)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for the skeleton overlay",
                          a->source_name);
-    for (uint32_t s = 0; s < a->skin_count; ++s)
-        for (uint32_t j = 0; j < a->skins[s].joint_count; ++j)
-            r->is_joint[a->skins[s].joints[j]] = true;
+    skeleton_joint_flags(a, r->is_joint);
     const char *vs = overlay_vertex_shader;
     r->overlay_program =
         gl_program_build(&vs, 1, overlay_fragment_shader, NULL, 0, error);
@@ -40,28 +39,12 @@ vs_result renderer_overlay_init(vs_renderer *r, vs_error *error)
     return gl_check("creating the skeleton overlay", error);
 }
 
-static void put3(float *dst, const float *world)
-{
-    dst[0] = world[12], dst[1] = world[13], dst[2] = world[14];
-}
-
 void renderer_draw_skeleton(vs_renderer *r, const vs_pose *pose,
                             const float view_proj[16])
 {
-    const vs_asset *a = r->asset;
     float *v = r->overlay_scratch;
     size_t bones = 0, points = 0;
-    for (uint32_t n = 0; n < a->node_count; ++n) {
-        int32_t parent = a->nodes[n].parent;
-        if (!r->is_joint[n] || parent < 0 || !r->is_joint[parent]) continue;
-        put3(v + bones * 6, vs_pose_world(pose, (uint32_t)parent));
-        put3(v + bones * 6 + 3, vs_pose_world(pose, n));
-        ++bones;
-    }
-    float *pts = v + bones * 6;
-    /* Points follow the bones in the same buffer. */
-    for (uint32_t n = 0; n < a->node_count; ++n)
-        if (r->is_joint[n]) put3(pts + 3 * points++, vs_pose_world(pose, n));
+    skeleton_lines_fill(r->asset, r->is_joint, pose, v, &bones, &points);
     if (bones == 0 && points == 0) return;
     glUseProgram(r->overlay_program);
     glUniformMatrix4fv(r->ov_view_proj, 1, GL_FALSE, view_proj);
