@@ -55,14 +55,6 @@ struct vs_renderer {
     uint32_t fb_width, fb_height;
 };
 
-/* The asset's allocator. asset_allocator() is libvskin's internal function,
- * out of libvskin_render's reach, so this reads the same field of the
- * asset's internal block: the libraries come from one build. */
-static inline const vs_allocator *render_asset_allocator(const vs_asset *a)
-{
-    return &((const asset_internal *)a->internal_)->alloc;
-}
-
 /* `requested` resolved for a skinning method: AUTO takes the uniform array
  * when that method's joint data fits it (4 vectors per joint for matrices,
  * 5 for dual quaternions), else the texture. */

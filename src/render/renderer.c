@@ -73,7 +73,7 @@ vs_result vs_renderer_create_with_options(const vs_asset *asset,
                          "vs_renderer_create: out of memory");
     r->asset = asset;
     r->alloc = alloc;
-    r->asset_alloc = render_asset_allocator(asset);
+    r->asset_alloc = asset_allocator(asset);
     r->max_joints = 1;
     for (uint32_t s = 0; s < asset->skin_count; ++s)
         if (asset->skins[s].joint_count > r->max_joints)
