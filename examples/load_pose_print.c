@@ -161,7 +161,12 @@ int main(int argc, char **argv)
     vs_pose_update_world(pose);
 
     float lo[3], hi[3];
-    if (vs_pose_bounds(pose, NULL, lo, hi))
+    bool any = false;
+    if (vs_pose_bounds(pose, NULL, lo, hi, &any, &err) != VS_OK) {
+        status = fail("bounds", &err);
+        goto done;
+    }
+    if (any)
         printf("posed bounds: (%.4f, %.4f, %.4f) .. (%.4f, %.4f, %.4f)\n",
                lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
     else

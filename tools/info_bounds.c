@@ -120,9 +120,12 @@ int info_print_bounds(const vs_asset *asset, const char *clip_name, float fps,
                                &error);
         vs_pose_update_world(pose);
         s[i].time = times[i];
-        s[i].fast_any =
-            vs_pose_fast_bounds(pose, NULL, s[i].fast, s[i].fast + 3);
-        s[i].exact_any = vs_pose_bounds(pose, NULL, s[i].exact, s[i].exact + 3);
+        if (r == VS_OK)
+            r = vs_pose_fast_bounds(pose, NULL, s[i].fast, s[i].fast + 3,
+                                    &s[i].fast_any, &error);
+        if (r == VS_OK)
+            r = vs_pose_bounds(pose, NULL, s[i].exact, s[i].exact + 3,
+                               &s[i].exact_any, &error);
     }
     bool ok = r == VS_OK;
     if (ok) {

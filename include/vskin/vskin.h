@@ -360,8 +360,7 @@ typedef struct vs_asset {
  * failed allocation.
  *
  * Failure: when alloc returns NULL, the call fails with
- * VS_ERROR_OUT_OF_MEMORY (vs_pose_bounds and vs_pose_fast_bounds return
- * false) after freeing everything it allocated: no leak, no half-made
+ * VS_ERROR_OUT_OF_MEMORY after freeing everything it allocated: no leak, no half-made
  * object. A load never swallows a refusal: the optional tables an asset
  * keeps (sampling plans, skin facts) are left out only where they would
  * pass vs_limits.max_total_memory.
@@ -678,10 +677,18 @@ vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
 /** Frees the arrays of a posed primitive and zeroes it; NULL is ignored. */
 void vs_posed_primitive_free(vs_posed_primitive *posed);
 
-/** Bounds of all posed mesh instances; returns false when there is no
- * vertex. */
-bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
-                    float out_min[3], float out_max[3]);
+/** Bounds of all posed mesh instances (vertices that are not finite left
+ * out) into out_min / out_max, and into *out_any (may be NULL) whether
+ * there was any vertex; without one, or on an error, the box is all zeros.
+ * Call vs_pose_update_world first.
+ *
+ * Errors: VS_ERROR_ARGUMENT (pose, out_min or out_max NULL), those of
+ * vs_pose_mesh_primitive, VS_ERROR_OUT_OF_MEMORY (it poses one primitive at
+ * a time, through the asset's allocator). A box over part of the geometry
+ * is never returned. */
+vs_result vs_pose_bounds(const vs_pose *pose,
+                         const vs_pose_mesh_options *options, float out_min[3],
+                         float out_max[3], bool *out_any, vs_error *error);
 
 /* ------------------------------------- dual-quaternion skinning (DQS) */
 /**
@@ -753,10 +760,18 @@ bool vs_asset_joint_bounds(const vs_asset *asset, uint32_t instance,
  * per primitive, not O(vertices), except where convexity fails (options with
  * VS_SKIN_RAW_WEIGHTS or VS_SKIN_DUAL_QUATERNION, or negative weights):
  * those primitives are skinned.
- * Call vs_pose_update_world first. False when there is no vertex. */
-bool vs_pose_fast_bounds(const vs_pose *pose,
-                         const vs_pose_mesh_options *options,
-                         float out_min[3], float out_max[3]);
+ * Call vs_pose_update_world first. *out_any (may be NULL) says whether
+ * there was any vertex; without one, or on an error, the box is all zeros.
+ * Primitives whose bind boxes the load did not keep (under its memory
+ * limit) are skinned too.
+ *
+ * Errors: VS_ERROR_ARGUMENT (pose, out_min or out_max NULL), those of
+ * vs_pose_mesh_primitive, VS_ERROR_INVALID (a skeleton-space box relative
+ * to a singular root), VS_ERROR_OUT_OF_MEMORY. */
+vs_result vs_pose_fast_bounds(const vs_pose *pose,
+                              const vs_pose_mesh_options *options,
+                              float out_min[3], float out_max[3],
+                              bool *out_any, vs_error *error);
 
 /* ================================================== skinning kernels */
 

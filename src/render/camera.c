@@ -166,7 +166,10 @@ vs_result vs_camera_frame_clip(const vs_asset *asset, int32_t clip,
         float bmin[3], bmax[3];
         /* The fast (joint-matrix) bounds: conservative, so nothing leaves the
          * frame, and no vertex is skinned per sample. */
-        if (r == VS_OK && vs_pose_fast_bounds(pose, NULL, bmin, bmax)) {
+        bool some = false;
+        if (r == VS_OK)
+            r = vs_pose_fast_bounds(pose, NULL, bmin, bmax, &some, error);
+        if (r == VS_OK && some) {
             any = true;
             for (int k = 0; k < 3; ++k) {
                 lo[k] = fminf(lo[k], bmin[k]);

@@ -196,8 +196,17 @@ vs_result vs_render_pose(vs_renderer *r, const vs_pose *pose,
         float lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
         vs_pose_mesh_options opts = {.skin_flags = d.skin_flags,
                                      .method = d.method};
-        /* Fast bounds: conservative, and no vertex is skinned on the CPU. */
-        vs_pose_fast_bounds(pose, &opts, lo, hi);
+        /* Fast bounds: conservative, and no vertex is skinned on the CPU.
+         * Without a vertex the unit box is framed. */
+        bool any = false;
+        res = vs_pose_fast_bounds(pose, &opts, lo, hi, &any, error);
+        if (res != VS_OK) return res;
+        if (!any) {
+            for (int k = 0; k < 3; ++k) {
+                lo[k] = -1.0f;
+                hi[k] = 1.0f;
+            }
+        }
         vs_camera_frame_bounds(lo, hi, r->asset->up_axis, aspect,
                                d.orthographic, &cam);
     }

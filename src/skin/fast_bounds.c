@@ -17,7 +17,10 @@
 
 #include "asset/asset_internal.h"
 #include "asset/joint_bounds.h"
+#include "base/affine.h"
+#include "asset/skin_facts.h"
 #include "base/alloc.h"
+#include "base/error.h"
 #include "base/xform.h"
 #include "vskin/vskin.h"
 
@@ -81,20 +84,23 @@ static void add_set(const prim_bounds *pb, uint32_t s, const float *worlds,
     bounds_box_add(b, hull.max);
 }
 
-static bool exact_primitive(const vs_pose *pose, uint32_t node, uint32_t p,
-                            const vs_pose_mesh_options *options, bounds_box *b)
+static vs_result exact_primitive(const vs_pose *pose, uint32_t node,
+                                 uint32_t p,
+                                 const vs_pose_mesh_options *options,
+                                 bounds_box *b, vs_error *error)
 {
     vs_posed_primitive posed;
-    if (vs_pose_mesh_primitive(pose, node, p, options, &posed, NULL) != VS_OK)
-        return false;
+    vs_result r = vs_pose_mesh_primitive(pose, node, p, options, &posed, error);
+    if (r != VS_OK) return r;
     for (size_t v = 0; v < posed.vertex_count; ++v)
         bounds_box_add(b, posed.positions + v * 3);
     vs_posed_primitive_free(&posed);
-    return true;
+    return VS_OK;
 }
 
-static bool skinned_instance(const vs_pose *pose, uint32_t instance,
-                             const vs_pose_mesh_options *options, bounds_box *b)
+static vs_result skinned_instance(const vs_pose *pose, uint32_t instance,
+                                  const vs_pose_mesh_options *options,
+                                  bounds_box *b, vs_error *error)
 {
     const vs_asset *asset = vs_pose_asset(pose);
     uint32_t node = asset->instances[instance];
@@ -103,27 +109,47 @@ static bool skinned_instance(const vs_pose *pose, uint32_t instance,
     const vs_skin *skin = &asset->skins[n->skin];
     bool raw = options && (options->skin_flags & VS_SKIN_RAW_WEIGHTS);
     bool dq = options && options->method == VS_SKIN_DUAL_QUATERNION;
+    /* The blend bound transforms bind boxes by affine maps; a projective
+     * bind (glTF 1.0 or COLLADA may write one) divides by w, and its box is
+     * no image of the corners: such skins are posed. */
+    const skin_facts *kept = skin_facts_for(asset, (uint32_t)n->skin);
+    const skin_facts facts = kept ? *kept : skin_facts_of(skin);
+    bool projective = !facts.ibms_affine ||
+                      (!facts.bsm_identity &&
+                       !affine_is_affine(skin->bind_shape_matrix));
     int32_t relative_to =
         options && options->space == VS_SPACE_SKELETON ? skin->skeleton : -1;
     float *worlds = NULL;
-    bool ok = true;
-    for (uint32_t p = 0; ok && p < mesh->primitive_count; ++p) {
+    vs_result r = VS_OK;
+    for (uint32_t p = 0; r == VS_OK && p < mesh->primitive_count; ++p) {
         const prim_bounds *pb = joint_bounds_get(asset, instance, p);
-        if (!pb) return false;
-        if (pb->joint_count == 0) { /* no influences: the rigid path */
+        if (pb && pb->joint_count == 0) { /* no influences: rigid */
             bounds_box_add_transformed(b, vs_pose_world(pose, node), &pb->mesh);
             continue;
         }
-        if (raw || dq || pb->not_convex) {
-            ok = exact_primitive(pose, node, p, options, b);
+        /* No bind boxes kept (the load left them out under its memory
+         * limit), or a set where the blend bound does not hold: pose it. */
+        if (!pb || raw || dq || projective || pb->not_convex) {
+            r = exact_primitive(pose, node, p, options, b, error);
             continue;
         }
         if (!worlds) {
             /* M_j for every joint, then J_j = M_j * L_j. */
             worlds = mem_alloc(asset_allocator(asset),
                                sizeof(float) * 32 * (size_t)skin->joint_count);
-            ok = worlds && joint_worlds(pose, skin, relative_to, worlds);
-            if (!ok) break;
+            if (!worlds) {
+                r = set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                              "%s: out of memory bounding nodes[%u]",
+                              asset->source_name, node);
+                break;
+            }
+            if (!joint_worlds(pose, skin, relative_to, worlds)) {
+                r = set_error(error, VS_ERROR_INVALID,
+                              "%s: nodes[%d]: world matrix is singular, "
+                              "cannot bound skins[%d] relative to it",
+                              asset->source_name, relative_to, n->skin);
+                break;
+            }
             for (uint32_t j = 0; j < skin->joint_count; ++j)
                 xform_mul(worlds + 16 * (size_t)j, pb->bind + 16 * (size_t)j,
                           worlds + 16 * ((size_t)skin->joint_count + j));
@@ -141,38 +167,46 @@ static bool skinned_instance(const vs_pose *pose, uint32_t instance,
         }
     }
     mem_free(asset_allocator(asset), worlds);
-    return ok;
+    return r;
 }
 
-bool vs_pose_fast_bounds(const vs_pose *pose,
-                         const vs_pose_mesh_options *options, float out_min[3],
-                         float out_max[3])
+vs_result vs_pose_fast_bounds(const vs_pose *pose,
+                              const vs_pose_mesh_options *options,
+                              float out_min[3], float out_max[3],
+                              bool *out_any, vs_error *error)
 {
-    if (!pose || !out_min || !out_max) return false;
+    if (out_any) *out_any = false;
+    if (!pose || !out_min || !out_max)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_pose_fast_bounds: pose, out_min and out_max are "
+                         "needed");
     const vs_asset *asset = vs_pose_asset(pose);
     bounds_box b;
     bounds_box_empty(&b);
-    bool ok = true;
-    for (uint32_t i = 0; ok && i < asset->instance_count; ++i) {
+    vs_result r = VS_OK;
+    for (uint32_t i = 0; r == VS_OK && i < asset->instance_count; ++i) {
         uint32_t node = asset->instances[i];
         const vs_node *n = &asset->nodes[node];
         if (n->skin >= 0 && asset->skins[n->skin].joint_count > 0) {
-            ok = skinned_instance(pose, i, options, &b);
+            r = skinned_instance(pose, i, options, &b, error);
             continue;
         }
         const vs_mesh *mesh = &asset->meshes[n->mesh];
-        for (uint32_t p = 0; ok && p < mesh->primitive_count; ++p) {
+        for (uint32_t p = 0; r == VS_OK && p < mesh->primitive_count; ++p) {
             const prim_bounds *pb = joint_bounds_get(asset, i, p);
-            ok = pb != NULL;
-            if (ok)
+            if (pb)
                 bounds_box_add_transformed(&b, vs_pose_world(pose, node),
                                            &pb->mesh);
+            else
+                r = exact_primitive(pose, node, p, options, &b, error);
         }
     }
-    bool any = ok && !bounds_box_is_empty(&b);
+    /* Bounds over part of the geometry would be wrong: an error gives none. */
+    bool any = r == VS_OK && !bounds_box_is_empty(&b);
     for (int k = 0; k < 3; ++k) {
         out_min[k] = any ? b.min[k] : 0.0f;
         out_max[k] = any ? b.max[k] : 0.0f;
     }
-    return any;
+    if (out_any) *out_any = any;
+    return r;
 }

@@ -221,22 +221,28 @@ vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
     return r;
 }
 
-bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
-                    float out_min[3], float out_max[3])
+vs_result vs_pose_bounds(const vs_pose *pose,
+                         const vs_pose_mesh_options *options, float out_min[3],
+                         float out_max[3], bool *out_any, vs_error *error)
 {
-    if (!pose || !out_min || !out_max) return false;
+    if (out_any) *out_any = false;
+    if (!pose || !out_min || !out_max)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_pose_bounds: pose, out_min and out_max are "
+                         "needed");
     const vs_asset *asset = vs_pose_asset(pose);
     float lo[3] = {INFINITY, INFINITY, INFINITY};
     float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    bool any = false, ok = true;
-    for (uint32_t i = 0; ok && i < asset->instance_count; ++i) {
+    bool any = false;
+    vs_result r = VS_OK;
+    for (uint32_t i = 0; r == VS_OK && i < asset->instance_count; ++i) {
         uint32_t node = asset->instances[i];
         const vs_mesh *mesh = &asset->meshes[asset->nodes[node].mesh];
-        for (uint32_t p = 0; ok && p < mesh->primitive_count; ++p) {
+        for (uint32_t p = 0; r == VS_OK && p < mesh->primitive_count; ++p) {
             vs_posed_primitive posed;
-            ok = vs_pose_mesh_primitive(pose, node, p, options, &posed, NULL) ==
-                 VS_OK;
-            for (size_t v = 0; ok && v < posed.vertex_count; ++v) {
+            r = vs_pose_mesh_primitive(pose, node, p, options, &posed, error);
+            if (r != VS_OK) break;
+            for (size_t v = 0; v < posed.vertex_count; ++v) {
                 const float *q = posed.positions + v * 3;
                 /* A non-finite vertex cannot be framed; skip it. */
                 if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2]))
@@ -252,10 +258,11 @@ bool vs_pose_bounds(const vs_pose *pose, const vs_pose_mesh_options *options,
     }
     /* Bounds over part of the geometry would be wrong, so an error (only
      * out-of-memory once an asset has loaded) gives no bounds at all. */
-    if (!ok) any = false;
+    if (r != VS_OK) any = false;
     for (int k = 0; k < 3; ++k) {
         out_min[k] = any ? lo[k] : 0.0f;
         out_max[k] = any ? hi[k] : 0.0f;
     }
-    return any;
+    if (out_any) *out_any = any;
+    return r;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds_any.h"
 #include "alloc_check.h"
 
 #define DATA VS_TEST_DATA
@@ -182,9 +183,9 @@ static void pose_steps(run *r, const vs_asset *asset, vs_pose *pose)
     /* Both bounds are false for an asset without mesh instances. */
     float lo[3], hi[3];
     if (!r->failed && asset->instance_count)
-        step_bool(r, vs_pose_bounds(pose, NULL, lo, hi), "vs_pose_bounds");
+        step_bool(r, bounds_any(pose, NULL, lo, hi), "vs_pose_bounds");
     if (!r->failed && asset->instance_count)
-        step_bool(r, vs_pose_fast_bounds(pose, NULL, lo, hi),
+        step_bool(r, fast_bounds_any(pose, NULL, lo, hi),
                   "vs_pose_fast_bounds");
 }
 

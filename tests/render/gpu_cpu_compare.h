@@ -6,6 +6,7 @@
 #ifndef VS_TESTS_RENDER_GPU_CPU_COMPARE_H
 #define VS_TESTS_RENDER_GPU_CPU_COMPARE_H
 
+#include "bounds_any.h"
 #include "render_support.h"
 
 typedef struct gpu_cpu_stats {
@@ -17,7 +18,7 @@ typedef struct gpu_cpu_stats {
 static inline float model_size(const vs_pose *pose)
 {
     float lo[3], hi[3];
-    if (!vs_pose_bounds(pose, NULL, lo, hi)) return 1.0f;
+    if (!bounds_any(pose, NULL, lo, hi)) return 1.0f;
     float d = sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) +
                     (hi[1] - lo[1]) * (hi[1] - lo[1]) +
                     (hi[2] - lo[2]) * (hi[2] - lo[2]));

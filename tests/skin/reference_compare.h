@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <vskin/vskin.h>
 
+#include "bounds_any.h"
 #include "test.h"
 
 typedef struct ref_stats {
@@ -184,7 +185,7 @@ static inline void ref_compare_pose(vs_pose *pose, const char *asset_name,
 
     vs_pose_mesh_options options = {0};
     float lo[3], hi[3];
-    bool any = vs_pose_bounds(pose, &options, lo, hi);
+    bool any = bounds_any(pose, &options, lo, hi);
     CHECK_MSG(any, "%s: vs_pose_bounds found no vertex", label);
     if (any) ref_check_bounds(st, label, "scene", entry, lo, hi, tol);
 

@@ -7,6 +7,7 @@
 #include <ftw.h>
 #include <stdint.h>
 
+#include "bounds_any.h"
 #include "pose/asset_fixture.h"
 #include "asset/asset_internal.h"
 #include "test.h"
@@ -28,8 +29,8 @@ static double check_pose(const char *path, const vs_pose *pose,
                          const vs_pose_mesh_options *opt, const char *when)
 {
     float elo[3], ehi[3], flo[3], fhi[3];
-    bool exact = vs_pose_bounds(pose, opt, elo, ehi);
-    bool fast = vs_pose_fast_bounds(pose, opt, flo, fhi);
+    bool exact = bounds_any(pose, opt, elo, ehi);
+    bool fast = fast_bounds_any(pose, opt, flo, fhi);
     if (!exact) return 0.0;
     CHECK_MSG(fast, "%s %s: fast bounds empty but exact not", path, when);
     if (!fast) return 0.0;
@@ -227,10 +228,10 @@ static void test_negative_weights_still_contained(void)
         vs_pose_set_local(pose, 2, &t);
         vs_pose_update_world(pose);
         float lo[3], hi[3];
-        CHECK(vs_pose_bounds(pose, NULL, lo, hi));
+        CHECK(bounds_any(pose, NULL, lo, hi));
         CHECK_NEAR(lo[0], -2.0, 1e-6);
         check_pose("negative weights", pose, &modes[0], "moved");
-        CHECK(vs_pose_fast_bounds(pose, NULL, lo, hi));
+        CHECK(fast_bounds_any(pose, NULL, lo, hi));
         CHECK(lo[0] <= -2.0f);
     }
     vs_pose_free(pose);
@@ -258,7 +259,7 @@ static void test_light_far_joint_stays_tight(void)
         vs_pose_update_world(pose);
         check_pose("light far joint", pose, &modes[0], "moved");
         float lo[3], hi[3];
-        CHECK(vs_pose_fast_bounds(pose, NULL, lo, hi));
+        CHECK(fast_bounds_any(pose, NULL, lo, hi));
         CHECK_MSG(lo[1] >= 10.0f - 1e-3f && hi[1] <= 10.0f + 1e-3f,
                   "fast y range [%g, %g], exact [10, 10]", lo[1], hi[1]);
         CHECK(lo[0] >= -1e-3f && hi[0] <= 1.0f + 1e-3f);

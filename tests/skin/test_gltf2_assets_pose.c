@@ -13,6 +13,7 @@
  *    (tests/data/reference/, from tests/reference/gltf_reference.py). */
 #include <math.h>
 
+#include "bounds_any.h"
 #include "skin/reference_compare.h"
 #include "test.h"
 
@@ -50,7 +51,7 @@ static void check_plausible(const vs_pose *pose, const char *what,
 {
     vs_pose_mesh_options options = {0};
     float lo[3], hi[3];
-    bool any = vs_pose_bounds(pose, &options, lo, hi);
+    bool any = bounds_any(pose, &options, lo, hi);
     CHECK_MSG(any, "%s: no vertex", what);
     if (!any) return;
     CHECK_MSG(finite3(lo) && finite3(hi), "%s: bounds not finite", what);
@@ -85,7 +86,7 @@ static void check_asset(const char *path)
         vs_pose_mesh_options options = {0};
         float rest_lo[3], rest_hi[3];
         vs_pose_update_world(pose);
-        bool any = vs_pose_bounds(pose, &options, rest_lo, rest_hi);
+        bool any = bounds_any(pose, &options, rest_lo, rest_hi);
         CHECK_MSG(any && finite3(rest_lo) && finite3(rest_hi) &&
                       diagonal(rest_lo, rest_hi) > 0.0,
                   "%s: rest bounds empty or not finite", path);

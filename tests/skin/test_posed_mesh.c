@@ -4,6 +4,7 @@
  * out by hand. */
 #include <stdint.h>
 
+#include "bounds_any.h"
 #include "asset/asset_internal.h"
 #include "test.h"
 #include "vskin/vskin.h"
@@ -303,7 +304,7 @@ static void rigid_mesh_under_translated_parent(void)
     vs_posed_primitive_free(&out);
 
     float lo[3], hi[3];
-    CHECK(vs_pose_bounds(pose, NULL, lo, hi));
+    CHECK(bounds_any(pose, NULL, lo, hi));
     CHECK_VEC3(lo, -1, -2, 5);
     CHECK_VEC3(hi, 3, 1, 8);
     vs_pose_free(pose);
@@ -315,7 +316,7 @@ static void bounds_of_posed_strip(void)
     vs_asset *a = strip_asset();
     vs_pose *pose = new_pose(a);
     float lo[3], hi[3];
-    CHECK(vs_pose_bounds(pose, NULL, lo, hi));
+    CHECK(bounds_any(pose, NULL, lo, hi));
     /* posed vertices from skinned_strip_by_hand */
     CHECK_VEC3(lo, -1, 0, 0);
     CHECK_VEC3(hi, 1, 2, 0);
@@ -325,8 +326,8 @@ static void bounds_of_posed_strip(void)
     vs_asset *empty = new_asset(1);
     finalize(empty);
     pose = new_pose(empty);
-    CHECK(!vs_pose_bounds(pose, NULL, lo, hi));
-    CHECK(!vs_pose_bounds(NULL, NULL, lo, hi));
+    CHECK(!bounds_any(pose, NULL, lo, hi));
+    CHECK(!bounds_any(NULL, NULL, lo, hi));
     vs_pose_free(pose);
     vs_asset_free(empty);
 }
