@@ -3,6 +3,7 @@
  * every loader shares. */
 #include "asset/asset_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,10 @@ vs_asset *vs_priv_asset_create(const char *source_name, const vs_load_options *o
     }
     in->limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
     in->allow_external_paths = options && options->allow_external_paths;
-    arena_init(&in->arena, in->limits.max_total_memory, alloc);
+    budget_init(&in->budget, in->limits.max_total_memory);
+    in->load_state = (budget_allocator){&in->budget, &in->alloc};
+    in->load_alloc = budget_allocator_make(&in->load_state);
+    arena_init_budget(&in->arena, &in->budget, alloc);
     asset->internal_ = in;
     asset->source_name = vs_priv_asset_strdup(asset, source_name ? source_name : "");
     asset->generator = "";
@@ -80,6 +84,29 @@ const vs_file_reader *asset_file_reader(const vs_asset *asset)
     return &((const asset_internal *)asset->internal_)->reader;
 }
 
+const vs_allocator *asset_load_allocator(const vs_asset *asset)
+{
+    return &((const asset_internal *)asset->internal_)->load_alloc;
+}
+
+mem_budget *asset_budget(vs_asset *asset)
+{
+    return &((asset_internal *)asset->internal_)->budget;
+}
+
+void *asset_temp_calloc_optional(vs_asset *asset, size_t count, size_t size,
+                                 bool *refused)
+{
+    asset_internal *in = asset->internal_;
+    /* The header the charged allocator adds is small next to the slack of
+     * a whole budget; ask for it too so that the check is exact enough. */
+    if (size != 0 && count > SIZE_MAX / size) return NULL;
+    if (!budget_fits(&in->budget, (uint64_t)count * size + 64)) return NULL;
+    void *p = mem_calloc(&in->load_alloc, count, size);
+    if (!p) *refused = true;
+    return p;
+}
+
 void *vs_priv_asset_calloc(vs_asset *asset, size_t count, size_t size, vs_error *error,
                    const char *where)
 {
@@ -89,9 +116,11 @@ void *vs_priv_asset_calloc(vs_asset *asset, size_t count, size_t size, vs_error 
         if (arena_over_limit(&in->arena, count, size))
             set_error(error, VS_ERROR_LIMIT,
                       "%s: %s: %zu x %zu bytes exceed the memory limit "
-                      "(%llu bytes)",
+                      "(max_total_memory: %llu bytes for the whole load, "
+                      "%llu in use)",
                       asset->source_name, where, count, size,
-                      (unsigned long long)in->limits.max_total_memory);
+                      (unsigned long long)in->limits.max_total_memory,
+                      (unsigned long long)in->budget.used);
         else
             set_error(error, VS_ERROR_OUT_OF_MEMORY,
                       "%s: %s: out of memory allocating %zu x %zu bytes",
@@ -106,6 +135,8 @@ void *asset_calloc_optional(vs_asset *asset, size_t count, size_t size,
     asset_internal *in = asset->internal_;
     void *p = arena_alloc(&in->arena, count, size);
     if (!p && !arena_over_limit(&in->arena, count, size)) *refused = true;
+    /* A table left out is no failure of the load: forget the refusal. */
+    if (!p && !*refused) in->budget.refused = false;
     return p;
 }
 
@@ -202,9 +233,9 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
     uint32_t *order = vs_priv_asset_calloc(asset, n ? n : 1, sizeof *order, error,
                                    "node order");
     uint32_t *depth =
-        mem_calloc(asset_allocator(asset), n ? n : 1, sizeof *depth);
+        mem_calloc(asset_load_allocator(asset), n ? n : 1, sizeof *depth);
     if (!order || !depth) {
-        mem_free(asset_allocator(asset), depth);
+        mem_free(asset_load_allocator(asset), depth);
         if (order)
             return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                              asset->source_name);
@@ -219,7 +250,7 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
             uint32_t ch = node->children[c];
             depth[ch] = depth[order[head]] + 1;
             if (depth[ch] > asset_limits(asset)->max_depth) {
-                mem_free(asset_allocator(asset), depth);
+                mem_free(asset_load_allocator(asset), depth);
                 return set_error(error, VS_ERROR_LIMIT,
                                  "%s: nodes[%u]: hierarchy deeper than the "
                                  "limit of %u levels",
@@ -229,7 +260,7 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
             order[count++] = ch;
         }
     }
-    mem_free(asset_allocator(asset), depth);
+    mem_free(asset_load_allocator(asset), depth);
     if (count != n) {
         uint32_t bad = 0;
         for (uint32_t i = 0; i < n; ++i) {

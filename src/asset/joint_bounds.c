@@ -319,7 +319,7 @@ static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
     out->joints = joints;
     /* Load-time scratch, freed before returning. */
     influence_sets sets;
-    const vs_allocator *alloc = asset_allocator(asset);
+    const vs_allocator *alloc = asset_load_allocator(asset);
     bool ok = influence_sets_init(&sets, alloc);
     bounds_box *overflow =
         mem_calloc(alloc, skin->joint_count, sizeof *overflow);

@@ -322,11 +322,17 @@ vs_result gltf2_accessor_uints(gltf2_ctx *c, int32_t index, const char *ref,
     if (r != VS_OK) return r;
     uint32_t n = p.desc.components;
     size_t total = (size_t)p.desc.count * n;
-    /* Bounded like asset memory: a view-less accessor can claim any count. */
-    if (total * sizeof(uint32_t) > asset_limits(c->asset)->max_total_memory)
+    /* A view-less accessor can claim any count: the load's budget decides
+     * before anything is allocated. */
+    const mem_budget *budget = asset_budget(c->asset);
+    if (!budget_fits(budget, (uint64_t)total * sizeof(uint32_t)))
         return set_error(c->error, VS_ERROR_LIMIT,
-                         "%s: %s: %zu values exceed the memory limit", c->src,
-                         where, total);
+                         "%s: %s: %zu values exceed the memory limit "
+                         "(max_total_memory: %llu bytes for the whole load, "
+                         "%llu in use)",
+                         c->src, where, total,
+                         (unsigned long long)budget->limit,
+                         (unsigned long long)budget->used);
     uint32_t *u = mem_alloc(c->io.alloc, total * sizeof *u);
     if (!u)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
