@@ -54,6 +54,10 @@ static uint32_t trs_field(vs_anim_path path)
  * group, groups in order of their first op and each group's ops in op
  * order, and describes the groups in *out (without their copies). Every
  * function here sets *refused when the allocator (not the limit) fails. */
+/* The flag of a per_group entry that holds a run's next place rather than
+ * a count (both stay below 2^31: ops are channels of one clip). */
+#define PLACED 0x80000000u
+
 static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
                       uint32_t count, uint32_t base, plan_group **out,
                       uint32_t *out_count, bool *refused)
@@ -72,16 +76,21 @@ static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
                                                sizeof *g, refused)
                        : NULL;
     if (g) {
+        /* A counting sort: each group gets its run at the first op that
+         * uses it (per_group then holds the run's next free place), and
+         * every op goes to its group's run, in op order. */
         uint32_t placed = 0, made = 0;
         for (uint32_t i = 0; i < count; ++i) {
             const uint32_t tgi = ops[i].group;
-            if (per_group[tgi] == 0) continue; /* group already placed */
+            if (per_group[tgi] & PLACED) continue; /* run already given */
             g[made++] = (plan_group){tgi,  base + placed, per_group[tgi],
                                      NULL, NULL,          NULL};
-            per_group[tgi] = 0;
-            for (uint32_t j = i; j < count; ++j)
-                if (ops[j].group == tgi) sorted[placed++] = ops[j];
+            const uint32_t size = per_group[tgi];
+            per_group[tgi] = PLACED | placed;
+            placed += size;
         }
+        for (uint32_t i = 0; i < count; ++i)
+            sorted[per_group[ops[i].group]++ & ~PLACED] = ops[i];
         for (uint32_t i = 0; i < count; ++i)
             ops[i] = sorted[i];
         *out = g;

@@ -4,9 +4,11 @@
  * lists hold unique strings, root extensions are objects) and, once vs_priv_asset_finalize has linked
  * the hierarchy, the links between objects that the hierarchy decides
  * (node weights vs morph targets, skin.skeleton as the joints' root). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
 #define FAIL(...) set_error(c->error, VS_ERROR_INVALID, __VA_ARGS__)
@@ -16,25 +18,58 @@ static const char *const collections[] = {
     "images",    "materials",  "meshes",  "nodes",       "samplers",
     "scenes",    "skins",      "textures", NULL};
 
+typedef struct named {
+    const char *name;
+    int index;
+} named;
+
+static int by_name_index(const void *a, const void *b)
+{
+    const named *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Schema: an array of unique strings. Sorted once, so that the check costs
+ * n log n, not a comparison of every pair; the message names the first
+ * repeat in file order. */
 static vs_result check_names(gltf2_ctx *c, const char *key)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(c->root, key);
     if (!arr) return VS_OK;
     if (!cJSON_IsArray(arr))
         return FAIL("%s: %s: must be an array of strings", c->src, key);
-    int i = 0;
-    const cJSON *e, *f;
+    int n = 0;
+    const cJSON *e;
     cJSON_ArrayForEach(e, arr)
     {
         if (!cJSON_IsString(e))
-            return FAIL("%s: %s[%d]: must be a string", c->src, key, i);
-        /* Schema: uniqueItems. */
-        for (f = arr->child; f != e; f = f->next)
-            if (strcmp(f->valuestring, e->valuestring) == 0)
-                return FAIL("%s: %s[%d]: \"%s\" is listed twice", c->src,
-                            key, i, e->valuestring);
-        ++i;
+            return FAIL("%s: %s[%d]: must be a string", c->src, key, n);
+        ++n;
     }
+    named *all = mem_alloc(c->io.alloc, (size_t)(n ? n : 1) * sizeof *all);
+    if (!all)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: %s: out of memory", c->src, key);
+    n = 0;
+    cJSON_ArrayForEach(e, arr)
+    {
+        all[n] = (named){e->valuestring, n};
+        ++n;
+    }
+    qsort(all, (size_t)n, sizeof *all, by_name_index);
+    int repeat = -1;
+    const char *name = NULL;
+    for (int i = 1; i < n; ++i)
+        if (strcmp(all[i - 1].name, all[i].name) == 0 &&
+            (repeat < 0 || all[i].index < repeat)) {
+            repeat = all[i].index;
+            name = all[i].name;
+        }
+    mem_free(c->io.alloc, all);
+    if (repeat >= 0)
+        return FAIL("%s: %s[%d]: \"%s\" is listed twice", c->src, key, repeat,
+                    name);
     return VS_OK;
 }
 
