@@ -3,7 +3,8 @@
  * each kind of input that once cost a product of two of its sizes (mesh
  * instances x vertices, scene roots x mesh nodes, glTF 1.0 skin instances x
  * nodes, animation channels x time groups, morph-weight channels x keys,
- * extension names x extension names, merged glTF 1.0 mesh names), files
+ * extension names x extension names, merged glTF 1.0 mesh names, skin
+ * joints x hierarchy depth for skin.skeleton), files
  * 1x, 4x and 16x as large are generated and loaded. A benchmark-style
  * measurement, not a timed assertion: the best of three clock() readings
  * of the 16x file may be at most 40 times the 1x one (a linear load is
@@ -230,16 +231,37 @@ static char *gltf1_merged_names(uint32_t k)
     return t.s;
 }
 
-/* Best of three loads of json; the load must succeed. */
+/* A chain of nodes, every one a joint of one skin whose skeleton is the
+ * chain's root (so every joint's ancestry is checked). */
+static char *skeleton_x_depth(uint32_t k)
+{
+    const uint32_t n = 2000 * k;
+    text t = {0};
+    put(&t, "{\"asset\":{\"version\":\"2.0\"},\"accessors\":["
+            "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\","
+            "\"min\":[0,0,0],\"max\":[0,0,0]}],"
+            "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}"
+            "],\"skins\":[{\"skeleton\":0,\"joints\":[");
+    for (uint32_t i = 0; i < n; ++i) put(&t, "%u,", i);
+    unput_comma(&t);
+    put(&t, "]}],\"nodes\":[");
+    for (uint32_t i = 0; i + 1 < n; ++i) put(&t, "{\"children\":[%u]},", i + 1);
+    put(&t, "{}, {\"mesh\":0,\"skin\":0}]}");
+    return t.s;
+}
+
+/* Best of three loads of json; the load must succeed. Deep hierarchies
+ * are what one kind measures, so the depth limit is lifted. */
 static double load_seconds(const char *json, const char *kind)
 {
+    const vs_load_options options = {.limits.max_depth = 1u << 30};
     double best = 1e30;
     for (int run = 0; run < 3; ++run) {
         vs_asset *asset = NULL;
         vs_error err;
         clock_t t0 = clock();
-        vs_result r = vs_asset_load_memory(json, strlen(json), kind, NULL,
-                                           &asset, &err);
+        vs_result r = vs_asset_load_memory(json, strlen(json), kind,
+                                           &options, &asset, &err);
         double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
         CHECK_MSG(r == VS_OK, "%s: %s", kind, err.message);
         vs_asset_free(asset);
@@ -303,6 +325,11 @@ static void test_gltf1_merged_mesh_names(void)
     check_scaling("gltf1 merged mesh names", gltf1_merged_names);
 }
 
+static void test_skin_joints_x_depth(void)
+{
+    check_scaling("skin joints x depth", skeleton_x_depth);
+}
+
 int main(void)
 {
     RUN(test_instances_x_vertices);
@@ -312,5 +339,6 @@ int main(void)
     RUN(test_weight_channels_x_keys);
     RUN(test_extension_names);
     RUN(test_gltf1_merged_mesh_names);
+    RUN(test_skin_joints_x_depth);
     return test_summary();
 }
