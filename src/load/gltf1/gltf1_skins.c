@@ -107,6 +107,10 @@ typedef struct joint_index {
     candidate *by_index; /* by (sid, node index) */
     uint32_t count;
     uint64_t work; /* jointNames x skeletons resolved so far */
+    /* The hierarchy is no forest (a node with two parents, or a cycle):
+     * vs_priv_asset_finalize refuses the file, and that is the error to
+     * report, so no joint lookup fails before it. */
+    bool broken;
 } joint_index;
 
 static void joint_index_free(gltf1_ctx *c, joint_index *x)
@@ -140,9 +144,12 @@ static vs_result joint_index_build(gltf1_ctx *c, joint_index *x)
     }
     for (uint32_t i = 0; i < n; ++i) {
         x->enter[i] = x->leave[i] = UINT32_MAX;
-        for (uint32_t k = 0; k < asset->nodes[i].child_count; ++k)
-            if (asset->nodes[i].children[k] < n)
-                child[asset->nodes[i].children[k]] = true;
+        for (uint32_t k = 0; k < asset->nodes[i].child_count; ++k) {
+            const uint32_t ch = asset->nodes[i].children[k];
+            if (ch >= n) continue;
+            x->broken |= child[ch];
+            child[ch] = true;
+        }
     }
     uint32_t place = 0;
     for (uint32_t root = 0; root < n; ++root) {
@@ -164,6 +171,7 @@ static vs_result joint_index_build(gltf1_ctx *c, joint_index *x)
             stack[top++] = ch;
         }
     }
+    x->broken |= place != n;
     for (uint32_t i = 0; i < n; ++i) {
         if (!asset->nodes[i].sid) continue;
         x->by_index[x->count] = (candidate){asset->nodes[i].sid, i, i};
@@ -230,6 +238,7 @@ static vs_result resolve_joints(gltf1_ctx *c, joint_index *x,
                 x->by_place[i].order < to)
                 found = x->by_place[i].node;
         }
+        if (found < 0 && x->broken) found = 0;
         if (found < 0)
             return gltf1_fail(c, VS_ERROR_INVALID, path,
                               "skin \"%.*s\" joint \"%.*s\" (jointNames[%u]): "
