@@ -4,7 +4,8 @@
  * instances x vertices, scene roots x mesh nodes, glTF 1.0 skin instances x
  * nodes, animation channels x time groups, morph-weight channels x keys,
  * extension names x extension names, merged glTF 1.0 mesh names, skin
- * joints x hierarchy depth for skin.skeleton), files
+ * joints x hierarchy depth for skin.skeleton, references to an accessor x
+ * the members of its JSON object), files
  * 1x, 4x and 16x as large are generated and loaded. A benchmark-style
  * measurement, not a timed assertion: the best of three clock() readings
  * of the 16x file may be at most 40 times the 1x one (a linear load is
@@ -250,6 +251,23 @@ static char *skeleton_x_depth(uint32_t k)
     return t.s;
 }
 
+/* One accessor whose JSON object has many (ignored) members, read by as
+ * many primitives. */
+static char *accessor_members_x_references(uint32_t k)
+{
+    const uint32_t n = 300 * k;
+    text t = {0};
+    put(&t, "{\"asset\":{\"version\":\"2.0\"},\"accessors\":["
+            "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\",");
+    for (uint32_t i = 0; i < n; ++i) put(&t, "\"x%u\":0,", i);
+    put(&t, "\"min\":[0,0,0],\"max\":[0,0,0]}],\"meshes\":[{\"primitives\":[");
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "{\"attributes\":{\"POSITION\":0}},");
+    unput_comma(&t);
+    put(&t, "]}]}");
+    return t.s;
+}
+
 /* Best of three loads of json; the load must succeed. Deep hierarchies
  * are what one kind measures, so the depth limit is lifted. */
 static double load_seconds(const char *json, const char *kind)
@@ -330,6 +348,11 @@ static void test_skin_joints_x_depth(void)
     check_scaling("skin joints x depth", skeleton_x_depth);
 }
 
+static void test_accessor_members_x_references(void)
+{
+    check_scaling("accessor members x refs", accessor_members_x_references);
+}
+
 int main(void)
 {
     RUN(test_instances_x_vertices);
@@ -340,5 +363,6 @@ int main(void)
     RUN(test_extension_names);
     RUN(test_gltf1_merged_mesh_names);
     RUN(test_skin_joints_x_depth);
+    RUN(test_accessor_members_x_references);
     return test_summary();
 }
