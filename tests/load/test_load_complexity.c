@@ -268,6 +268,25 @@ static char *accessor_members_x_references(uint32_t k)
     return t.s;
 }
 
+/* The same in glTF 1.0 (a node instances the mesh so it is loaded). */
+static char *gltf1_accessor_members_x_references(uint32_t k)
+{
+    const uint32_t n = 600 * k;
+    text t = {0};
+    put(&t, "{\"asset\":{\"version\":\"1.0\"},\"buffers\":{\"b\":{"
+            "\"byteLength\":12,\"uri\":\"data:application/octet-stream;"
+            "base64,AAAAAAAAAAAAAAAA\"}},\"bufferViews\":{\"v\":{"
+            "\"buffer\":\"b\",\"byteLength\":12}},\"accessors\":{\"a\":{"
+            "\"bufferView\":\"v\",\"componentType\":5126,\"count\":1,");
+    for (uint32_t i = 0; i < n; ++i) put(&t, "\"x%u\":0,", i);
+    put(&t, "\"type\":\"VEC3\"}},\"meshes\":{\"m\":{\"primitives\":[");
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "{\"attributes\":{\"POSITION\":\"a\"}},");
+    unput_comma(&t);
+    put(&t, "]}},\"nodes\":{\"n\":{\"meshes\":[\"m\"]}}}");
+    return t.s;
+}
+
 /* Best of three loads of json; the load must succeed. Deep hierarchies
  * are what one kind measures, so the depth limit is lifted. */
 static double load_seconds(const char *json, const char *kind)
@@ -353,6 +372,12 @@ static void test_accessor_members_x_references(void)
     check_scaling("accessor members x refs", accessor_members_x_references);
 }
 
+static void test_gltf1_accessor_members_x_references(void)
+{
+    check_scaling("gltf1 accessor members x refs",
+                  gltf1_accessor_members_x_references);
+}
+
 int main(void)
 {
     RUN(test_instances_x_vertices);
@@ -364,5 +389,6 @@ int main(void)
     RUN(test_gltf1_merged_mesh_names);
     RUN(test_skin_joints_x_depth);
     RUN(test_accessor_members_x_references);
+    RUN(test_gltf1_accessor_members_x_references);
     return test_summary();
 }
