@@ -5,7 +5,8 @@
  * nodes, animation channels x time groups, morph-weight channels x keys,
  * extension names x extension names, merged glTF 1.0 mesh names, skin
  * joints x hierarchy depth for skin.skeleton, references to an accessor x
- * the members of its JSON object), files
+ * the members of its JSON object, glTF 1.0 samplers x animation
+ * parameters), files
  * 1x, 4x and 16x as large are generated and loaded. A benchmark-style
  * measurement, not a timed assertion: the best of three clock() readings
  * of the 16x file may be at most 40 times the 1x one (a linear load is
@@ -287,6 +288,32 @@ static char *gltf1_accessor_members_x_references(uint32_t k)
     return t.s;
 }
 
+/* glTF 1.0: an animation whose samplers each name two of its many
+ * parameters. */
+static char *gltf1_samplers_x_parameters(uint32_t k)
+{
+    const uint32_t n = 1000 * k;
+    text t = {0};
+    put(&t, "{\"asset\":{\"version\":\"1.0\"},\"buffers\":{\"b\":{"
+            "\"byteLength\":16,\"uri\":\"data:application/octet-stream;"
+            "base64,AAAAAAAAAAAAAAAAAAAAAA==\"}},\"bufferViews\":{\"v\":{"
+            "\"buffer\":\"b\",\"byteLength\":16}},\"accessors\":{"
+            "\"t\":{\"bufferView\":\"v\",\"componentType\":5126,"
+            "\"count\":1,\"type\":\"SCALAR\"},"
+            "\"x\":{\"bufferView\":\"v\",\"byteOffset\":4,"
+            "\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}},"
+            "\"animations\":{\"a\":{\"parameters\":{");
+    for (uint32_t i = 0; i < n; ++i) put(&t, "\"i%u\":\"t\",\"o%u\":\"x\",", i, i);
+    unput_comma(&t);
+    put(&t, "},\"samplers\":{");
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "\"s%u\":{\"input\":\"i%u\",\"output\":\"o%u\"},", i, i,
+            i);
+    unput_comma(&t);
+    put(&t, "}}}}");
+    return t.s;
+}
+
 /* Best of three loads of json; the load must succeed. Deep hierarchies
  * are what one kind measures, so the depth limit is lifted. */
 static double load_seconds(const char *json, const char *kind)
@@ -378,6 +405,11 @@ static void test_gltf1_accessor_members_x_references(void)
                   gltf1_accessor_members_x_references);
 }
 
+static void test_gltf1_samplers_x_parameters(void)
+{
+    check_scaling("gltf1 samplers x params", gltf1_samplers_x_parameters);
+}
+
 int main(void)
 {
     RUN(test_instances_x_vertices);
@@ -390,5 +422,6 @@ int main(void)
     RUN(test_skin_joints_x_depth);
     RUN(test_accessor_members_x_references);
     RUN(test_gltf1_accessor_members_x_references);
+    RUN(test_gltf1_samplers_x_parameters);
     return test_summary();
 }
