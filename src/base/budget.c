@@ -9,8 +9,8 @@
 
 /* Each block starts with its size, in a header that keeps the block's
  * alignment (vs_allocator promises alignof(max_align_t)). */
-#define HEADER                                                               \
-    (alignof(max_align_t) > sizeof(uint64_t) ? alignof(max_align_t)          \
+#define HEADER                                                                 \
+    (alignof(max_align_t) > sizeof(uint64_t) ? alignof(max_align_t)            \
                                              : sizeof(uint64_t))
 
 static void *charged_alloc(size_t size, void *user)

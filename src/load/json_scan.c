@@ -49,7 +49,8 @@ static void skip_space(scan *p)
 static bool digits(scan *p)
 {
     size_t start = p->i;
-    while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') ++p->i;
+    while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9')
+        ++p->i;
     return p->i > start;
 }
 
@@ -132,11 +133,16 @@ static bool scalar(scan *p)
 {
     if (p->i >= p->n) return false;
     switch (p->s[p->i]) {
-    case '"': return string(p);
-    case 't': return literal(p, "true");
-    case 'f': return literal(p, "false");
-    case 'n': return literal(p, "null");
-    default: return number(p);
+    case '"':
+        return string(p);
+    case 't':
+        return literal(p, "true");
+    case 'f':
+        return literal(p, "false");
+    case 'n':
+        return literal(p, "null");
+    default:
+        return number(p);
     }
 }
 

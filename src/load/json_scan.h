@@ -14,7 +14,8 @@
 typedef struct json_tree_bound {
     uint64_t values;  /* at most this many cJSON items */
     uint64_t strings; /* string tokens (member names and string values) */
-    uint64_t bytes;   /* upper bound of the tree's heap, allocator overhead included */
+    uint64_t
+        bytes; /* upper bound of the tree's heap, allocator overhead included */
 } json_tree_bound;
 
 /* The bound for any text cJSON accepts (a tolerant scan: it counts what

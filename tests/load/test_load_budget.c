@@ -35,8 +35,8 @@ static vs_result load(const char *json, const vs_load_options *opt,
                       vs_error *err)
 {
     vs_asset *asset = NULL;
-    vs_result r = vs_asset_load_memory(json, strlen(json), "b.gltf", opt,
-                                       &asset, err);
+    vs_result r =
+        vs_asset_load_memory(json, strlen(json), "b.gltf", opt, &asset, err);
     CHECK((r == VS_OK) == (asset != NULL));
     vs_asset_free(asset);
     return r;
@@ -80,8 +80,8 @@ static char *many_values(uint32_t n, const char *each)
     size_t len = strlen(each), cap = 64 + (size_t)n * (len + 1);
     char *s = malloc(cap);
     if (!s) abort();
-    size_t at = (size_t)snprintf(s, cap,
-                                 "{\"asset\":{\"version\":\"2.0\"},\"extras\":[");
+    size_t at = (size_t)snprintf(
+        s, cap, "{\"asset\":{\"version\":\"2.0\"},\"extras\":[");
     for (uint32_t i = 0; i < n; ++i) {
         memcpy(s + at, each, len);
         at += len;
@@ -107,8 +107,9 @@ static void test_json_bound_covers_cjson(void)
         cJSON_Delete(root);
         json_hooks(false);
         json_tree_bound b = json_tree_bound_of(samples[i], strlen(samples[i]));
-        CHECK_MSG(peak <= b.bytes, "sample %zu: cJSON took %zu bytes, bound %llu",
-                  i, peak, (unsigned long long)b.bytes);
+        CHECK_MSG(peak <= b.bytes,
+                  "sample %zu: cJSON took %zu bytes, bound %llu", i, peak,
+                  (unsigned long long)b.bytes);
     }
     char *big = many_values(10000, "[]");
     json_hooks(true);
@@ -127,9 +128,9 @@ static void test_well_formed_is_strict(void)
 {
     const char *good[] = {"{}", "[]", " {\"a\":[1,-2.5e+3,true,null]} x",
                           "\"\\ud83d\\ude00\"", "{\"a\":{\"b\":[{}]}}"};
-    const char *bad[] = {"",          "{",       "[1,]",      "{\"a\"}",
-                         "{\"a\":1,}", "[01]",    "\"\\ud800\"", "\"\\udc00\"",
-                         "\"\\x\"",    "[1 2]",   "tru",       "{1:2}"};
+    const char *bad[] = {"",           "{",     "[1,]",        "{\"a\"}",
+                         "{\"a\":1,}", "[01]",  "\"\\ud800\"", "\"\\udc00\"",
+                         "\"\\x\"",    "[1 2]", "tru",         "{1:2}"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i)
         CHECK_MSG(json_well_formed(good[i], strlen(good[i]), NULL), "%s",
                   good[i]);
@@ -179,8 +180,7 @@ static void test_parse_out_of_memory_is_not_invalid_json(void)
     /* Text that is not JSON still says so. */
     json[strlen(json) - 3] = ',';
     CHECK(load(json, NULL, &err) == VS_ERROR_PARSE);
-    CHECK_MSG(strstr(err.message, "invalid JSON near byte"), "%s",
-              err.message);
+    CHECK_MSG(strstr(err.message, "invalid JSON near byte"), "%s", err.message);
     free(json);
 }
 
@@ -311,8 +311,8 @@ static char *distinct_skins(uint32_t nodes, uint32_t vertices)
         at += (size_t)snprintf(s + at, cap - at, "{\"joints\":[%u]}%s", nodes,
                                i + 1 < nodes ? "," : "],\"nodes\":[");
     for (uint32_t i = 0; i < nodes; ++i)
-        at += (size_t)snprintf(s + at, cap - at, "{\"mesh\":0,\"skin\":%u},",
-                               i);
+        at +=
+            (size_t)snprintf(s + at, cap - at, "{\"mesh\":0,\"skin\":%u},", i);
     snprintf(s + at, cap - at, "{}]}");
     return s;
 }
@@ -341,8 +341,7 @@ static void test_instanced_vertices_are_bounded(void)
         "\"u\":{\"skin\":\"s\",\"skeletons\":[\"r\",\"c\"]}}}";
     opt.limits.max_instanced_vertices = 3;
     CHECK(load(gltf1, &opt, &err) == VS_ERROR_LIMIT);
-    CHECK_MSG(strstr(err.message, "max_instanced_vertices"), "%s",
-              err.message);
+    CHECK_MSG(strstr(err.message, "max_instanced_vertices"), "%s", err.message);
     opt.limits.max_instanced_vertices = 4;
     CHECK_MSG(load(gltf1, &opt, &err) == VS_OK, "%s", err.message);
 }

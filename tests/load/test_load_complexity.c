@@ -82,18 +82,21 @@ static char *instances_x_vertices(uint32_t k)
 {
     const uint32_t nodes = 40 * k, vertices = 20000 * k;
     text t = {0};
-    put(&t, "{\"asset\":{\"version\":\"2.0\"},\"accessors\":["
-            "{\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\","
-            "\"min\":[0,0,0],\"max\":[0,0,0]},"
-            "{\"componentType\":5121,\"count\":%u,\"type\":\"VEC4\"},"
-            "{\"componentType\":5126,\"count\":%u,\"type\":\"VEC4\"}],"
-            "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,"
-            "\"JOINTS_0\":1,\"WEIGHTS_0\":2}}]}],"
-            "\"skins\":[{\"joints\":[%u]}],\"nodes\":[",
+    put(&t,
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":["
+        "{\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\","
+        "\"min\":[0,0,0],\"max\":[0,0,0]},"
+        "{\"componentType\":5121,\"count\":%u,\"type\":\"VEC4\"},"
+        "{\"componentType\":5126,\"count\":%u,\"type\":\"VEC4\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,"
+        "\"JOINTS_0\":1,\"WEIGHTS_0\":2}}]}],"
+        "\"skins\":[{\"joints\":[%u]}],\"nodes\":[",
         vertices, vertices, vertices, nodes);
-    for (uint32_t i = 0; i < nodes; ++i) put(&t, "{\"mesh\":0,\"skin\":0},");
+    for (uint32_t i = 0; i < nodes; ++i)
+        put(&t, "{\"mesh\":0,\"skin\":0},");
     put(&t, "{}],\"scenes\":[{\"nodes\":[");
-    for (uint32_t i = 0; i <= nodes; ++i) put(&t, "%u,", i);
+    for (uint32_t i = 0; i <= nodes; ++i)
+        put(&t, "%u,", i);
     unput_comma(&t);
     put(&t, "]}]}");
     return t.s;
@@ -109,10 +112,12 @@ static char *roots_x_mesh_nodes(uint32_t k)
             "\"min\":[0,0,0],\"max\":[0,0,0]}],"
             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}"
             "],\"nodes\":[");
-    for (uint32_t i = 0; i < nodes; ++i) put(&t, "{\"mesh\":0},");
+    for (uint32_t i = 0; i < nodes; ++i)
+        put(&t, "{\"mesh\":0},");
     unput_comma(&t);
     put(&t, "],\"scenes\":[{\"nodes\":[");
-    for (uint32_t i = 0; i < nodes; ++i) put(&t, "%u,", i);
+    for (uint32_t i = 0; i < nodes; ++i)
+        put(&t, "%u,", i);
     unput_comma(&t);
     put(&t, "]}]}");
     return t.s;
@@ -143,20 +148,24 @@ static char *channels_x_groups(uint32_t k)
 {
     const uint32_t n = 1500 * k;
     text t = {0};
-    put(&t, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%u,"
-            "\"uri\":\"data:application/octet-stream;base64,",
+    put(&t,
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%u,"
+        "\"uri\":\"data:application/octet-stream;base64,",
         4 * n);
     put_floats_b64(&t, n, 0.0f);
-    put(&t, "\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%u}],"
-            "\"accessors\":[",
+    put(&t,
+        "\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%u}],"
+        "\"accessors\":[",
         4 * n);
     for (uint32_t i = 0; i < n; ++i)
-        put(&t, "{\"bufferView\":0,\"byteOffset\":%u,\"componentType\":5126,"
-                "\"count\":1,\"type\":\"SCALAR\",\"min\":[0],\"max\":[0]},",
+        put(&t,
+            "{\"bufferView\":0,\"byteOffset\":%u,\"componentType\":5126,"
+            "\"count\":1,\"type\":\"SCALAR\",\"min\":[0],\"max\":[0]},",
             4 * i);
     put(&t, "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
             "\"nodes\":[");
-    for (uint32_t i = 0; i < n; ++i) put(&t, "{},");
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "{},");
     unput_comma(&t);
     put(&t, "],\"animations\":[{\"samplers\":[");
     for (uint32_t i = 0; i < n; ++i)
@@ -164,8 +173,9 @@ static char *channels_x_groups(uint32_t k)
     unput_comma(&t);
     put(&t, "],\"channels\":[");
     for (uint32_t i = 0; i < n; ++i)
-        put(&t, "{\"sampler\":%u,\"target\":{\"node\":%u,\"path\":"
-                "\"translation\"}},",
+        put(&t,
+            "{\"sampler\":%u,\"target\":{\"node\":%u,\"path\":"
+            "\"translation\"}},",
             i, i);
     unput_comma(&t);
     put(&t, "]}]}");
@@ -177,29 +187,33 @@ static char *weight_channels_x_keys(uint32_t k)
 {
     const uint32_t nodes = 400 * k, keys = 4000 * k;
     text t = {0};
-    put(&t, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%u,"
-            "\"uri\":\"data:application/octet-stream;base64,",
+    put(&t,
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%u,"
+        "\"uri\":\"data:application/octet-stream;base64,",
         4 * keys);
     put_floats_b64(&t, keys, 0.0f);
-    put(&t, "\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%u}],"
-            "\"accessors\":["
-            "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\","
-            "\"min\":[0,0,0],\"max\":[0,0,0]},"
-            "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\","
-            "\"min\":[0,0,0],\"max\":[0,0,0]},"
-            "{\"bufferView\":0,\"componentType\":5126,\"count\":%u,"
-            "\"type\":\"SCALAR\",\"min\":[0],\"max\":[%u]},"
-            "{\"componentType\":5126,\"count\":%u,\"type\":\"SCALAR\"}],"
-            "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},"
-            "\"targets\":[{\"POSITION\":1}]}]}],\"nodes\":[",
+    put(&t,
+        "\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":%u}],"
+        "\"accessors\":["
+        "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\","
+        "\"min\":[0,0,0],\"max\":[0,0,0]},"
+        "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\","
+        "\"min\":[0,0,0],\"max\":[0,0,0]},"
+        "{\"bufferView\":0,\"componentType\":5126,\"count\":%u,"
+        "\"type\":\"SCALAR\",\"min\":[0],\"max\":[%u]},"
+        "{\"componentType\":5126,\"count\":%u,\"type\":\"SCALAR\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},"
+        "\"targets\":[{\"POSITION\":1}]}]}],\"nodes\":[",
         4 * keys, keys, keys - 1, keys);
-    for (uint32_t i = 0; i < nodes; ++i) put(&t, "{\"mesh\":0},");
+    for (uint32_t i = 0; i < nodes; ++i)
+        put(&t, "{\"mesh\":0},");
     unput_comma(&t);
     put(&t, "],\"animations\":[{\"samplers\":[{\"input\":2,\"output\":3}],"
             "\"channels\":[");
     for (uint32_t i = 0; i < nodes; ++i)
-        put(&t, "{\"sampler\":0,\"target\":{\"node\":%u,\"path\":"
-                "\"weights\"}},",
+        put(&t,
+            "{\"sampler\":0,\"target\":{\"node\":%u,\"path\":"
+            "\"weights\"}},",
             i);
     unput_comma(&t);
     put(&t, "]}]}");
@@ -212,7 +226,8 @@ static char *extension_names(uint32_t k)
     const uint32_t n = 2000 * k;
     text t = {0};
     put(&t, "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[");
-    for (uint32_t i = 0; i < n; ++i) put(&t, "\"EXT_name_%u\",", i);
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "\"EXT_name_%u\",", i);
     unput_comma(&t);
     put(&t, "]}");
     return t.s;
@@ -227,7 +242,8 @@ static char *gltf1_merged_names(uint32_t k)
     put(&t, "{\"asset\":{\"version\":\"1.0\"},\"meshes\":{\"m\":{\"name\":"
             "\"a_rather_long_mesh_name\",\"primitives\":[]}},"
             "\"nodes\":{\"n\":{\"meshes\":[");
-    for (uint32_t i = 0; i < n; ++i) put(&t, "\"m\",");
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "\"m\",");
     unput_comma(&t);
     put(&t, "]}}}");
     return t.s;
@@ -244,10 +260,12 @@ static char *skeleton_x_depth(uint32_t k)
             "\"min\":[0,0,0],\"max\":[0,0,0]}],"
             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}"
             "],\"skins\":[{\"skeleton\":0,\"joints\":[");
-    for (uint32_t i = 0; i < n; ++i) put(&t, "%u,", i);
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "%u,", i);
     unput_comma(&t);
     put(&t, "]}],\"nodes\":[");
-    for (uint32_t i = 0; i + 1 < n; ++i) put(&t, "{\"children\":[%u]},", i + 1);
+    for (uint32_t i = 0; i + 1 < n; ++i)
+        put(&t, "{\"children\":[%u]},", i + 1);
     put(&t, "{}, {\"mesh\":0,\"skin\":0}]}");
     return t.s;
 }
@@ -260,7 +278,8 @@ static char *accessor_members_x_references(uint32_t k)
     text t = {0};
     put(&t, "{\"asset\":{\"version\":\"2.0\"},\"accessors\":["
             "{\"componentType\":5126,\"count\":1,\"type\":\"VEC3\",");
-    for (uint32_t i = 0; i < n; ++i) put(&t, "\"x%u\":0,", i);
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "\"x%u\":0,", i);
     put(&t, "\"min\":[0,0,0],\"max\":[0,0,0]}],\"meshes\":[{\"primitives\":[");
     for (uint32_t i = 0; i < n; ++i)
         put(&t, "{\"attributes\":{\"POSITION\":0}},");
@@ -279,7 +298,8 @@ static char *gltf1_accessor_members_x_references(uint32_t k)
             "base64,AAAAAAAAAAAAAAAA\"}},\"bufferViews\":{\"v\":{"
             "\"buffer\":\"b\",\"byteLength\":12}},\"accessors\":{\"a\":{"
             "\"bufferView\":\"v\",\"componentType\":5126,\"count\":1,");
-    for (uint32_t i = 0; i < n; ++i) put(&t, "\"x%u\":0,", i);
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "\"x%u\":0,", i);
     put(&t, "\"type\":\"VEC3\"}},\"meshes\":{\"m\":{\"primitives\":[");
     for (uint32_t i = 0; i < n; ++i)
         put(&t, "{\"attributes\":{\"POSITION\":\"a\"}},");
@@ -303,12 +323,12 @@ static char *gltf1_samplers_x_parameters(uint32_t k)
             "\"x\":{\"bufferView\":\"v\",\"byteOffset\":4,"
             "\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}},"
             "\"animations\":{\"a\":{\"parameters\":{");
-    for (uint32_t i = 0; i < n; ++i) put(&t, "\"i%u\":\"t\",\"o%u\":\"x\",", i, i);
+    for (uint32_t i = 0; i < n; ++i)
+        put(&t, "\"i%u\":\"t\",\"o%u\":\"x\",", i, i);
     unput_comma(&t);
     put(&t, "},\"samplers\":{");
     for (uint32_t i = 0; i < n; ++i)
-        put(&t, "\"s%u\":{\"input\":\"i%u\",\"output\":\"o%u\"},", i, i,
-            i);
+        put(&t, "\"s%u\":{\"input\":\"i%u\",\"output\":\"o%u\"},", i, i, i);
     unput_comma(&t);
     put(&t, "}}}}");
     return t.s;
@@ -324,8 +344,8 @@ static double load_seconds(const char *json, const char *kind)
         vs_asset *asset = NULL;
         vs_error err;
         clock_t t0 = clock();
-        vs_result r = vs_asset_load_memory(json, strlen(json), kind,
-                                           &options, &asset, &err);
+        vs_result r = vs_asset_load_memory(json, strlen(json), kind, &options,
+                                           &asset, &err);
         double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
         CHECK_MSG(r == VS_OK, "%s: %s", kind, err.message);
         vs_asset_free(asset);
