@@ -7,29 +7,14 @@
  * count, and the work done per instance is refused past
  * max_instanced_vertices. */
 #include <cjson/cJSON.h>
-#include <stdalign.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "load/gltf2/gltf2_fixture.h"
 #include "load/json_scan.h"
 #include "test.h"
 #include "vskin/vskin.h"
-
-static char *format(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = malloc((size_t)n + 1);
-    if (!s) abort();
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 static vs_result load(const char *json, const vs_load_options *opt,
                       vs_error *err)
@@ -213,7 +198,7 @@ static void held_free(void *ptr, void *user)
  * that holds them lives while the asset holds nearly all it will. */
 static char *indexed_zeros(uint32_t indices)
 {
-    return format(
+    return fx_format(
         "{\"asset\":{\"version\":\"2.0\"},\"accessors\":["
         "{\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
         "\"min\":[0,0,0],\"max\":[0,0,0]},"
