@@ -430,18 +430,36 @@ typedef struct vs_file_reader {
 
 /* --------------------------------------------------------------- loading */
 
-/** Resource limits a load enforces; zero fields take the defaults. */
+/** Resource limits a load enforces; zero fields take the defaults. Each is
+ * checked before the memory or work it bounds is spent, and a load past one
+ * fails with VS_ERROR_LIMIT naming the limit. Together they bound a load: its
+ * memory by max_total_memory, its time by the size of what it reads plus
+ * the memory it allocates plus max_instanced_vertices (docs/robustness.md). */
 typedef struct vs_limits {
-    uint64_t max_file_size;    /**< bytes; default 1 GiB */
+    uint64_t max_file_size;    /**< bytes of the file loaded; default 1 GiB */
     uint64_t max_buffer_size;  /**< bytes per buffer; default 1 GiB */
-    uint64_t max_total_memory; /**< bytes the asset may allocate; default 4 GiB */
+    /** Bytes of memory for the whole load, one budget shared by everything
+     * it holds at once: the file's bytes, the JSON tree (an upper bound
+     * from the text, refused before parsing), the buffers read, the
+     * temporaries and the asset; what the asset keeps stays charged for
+     * its life. Default 4 GiB. */
+    uint64_t max_total_memory;
     uint32_t max_nodes;        /**< default 1,000,000 */
     uint32_t max_joints;       /**< per skin; default 65,535 */
     uint32_t max_depth;        /**< node hierarchy / XML nesting; default 1,000 */
     /** Elements of one accessor (glTF) or `<accessor count>` (COLLADA), checked
-     * before anything is allocated for it; default 67,108,864 (2^26). */
+     * before anything is allocated for it; default 67,108,864 (2^26). An
+     * accessor without data (no bufferView) costs no bytes of the file but
+     * is still decoded, so max_total_memory bounds all of them together. */
     uint64_t max_accessor_elements;
     uint32_t max_keyframes;    /**< keys per animation sampler; default 2^20 */
+    /** Vertices visited by the work done per instance rather than per mesh:
+     * the per-joint bounds are built once per distinct (mesh, skin) pair of
+     * the default scene's instances, over the vertices of that mesh; the
+     * sum over those pairs is checked against this before any is built.
+     * glTF 1.0 also counts jointNames x skeletons per distinct skin
+     * instance here. Default 268,435,456 (2^28). */
+    uint64_t max_instanced_vertices;
 } vs_limits;
 
 /** Options of vs_asset_load_file and vs_asset_load_memory. */

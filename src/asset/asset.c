@@ -3,12 +3,14 @@
  * every loader shares. */
 #include "asset/asset_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "asset/clip_plans.h"
 #include "asset/joint_bounds.h"
+#include "asset/prim_refs.h"
 #include "asset/skin_facts.h"
 #include "asset/time_groups.h"
 #include "base/alloc.h"
@@ -27,6 +29,7 @@ vs_limits vs_priv_limits_resolve(const vs_limits *in)
     if (!l.max_depth) l.max_depth = 1000u;
     if (!l.max_accessor_elements) l.max_accessor_elements = 1ull << 26;
     if (!l.max_keyframes) l.max_keyframes = 1u << 20;
+    if (!l.max_instanced_vertices) l.max_instanced_vertices = 1ull << 28;
     return l;
 }
 
@@ -46,7 +49,10 @@ vs_asset *vs_priv_asset_create(const char *source_name, const vs_load_options *o
     }
     in->limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
     in->allow_external_paths = options && options->allow_external_paths;
-    arena_init(&in->arena, in->limits.max_total_memory, alloc);
+    budget_init(&in->budget, in->limits.max_total_memory);
+    in->load_state = (budget_allocator){&in->budget, &in->alloc};
+    in->load_alloc = budget_allocator_make(&in->load_state);
+    arena_init_budget(&in->arena, &in->budget, alloc);
     asset->internal_ = in;
     asset->source_name = vs_priv_asset_strdup(asset, source_name ? source_name : "");
     asset->generator = "";
@@ -70,6 +76,29 @@ const vs_file_reader *asset_file_reader(const vs_asset *asset)
     return &((const asset_internal *)asset->internal_)->reader;
 }
 
+const vs_allocator *asset_load_allocator(const vs_asset *asset)
+{
+    return &((const asset_internal *)asset->internal_)->load_alloc;
+}
+
+mem_budget *asset_budget(vs_asset *asset)
+{
+    return &((asset_internal *)asset->internal_)->budget;
+}
+
+void *asset_temp_calloc_optional(vs_asset *asset, size_t count, size_t size,
+                                 bool *refused)
+{
+    asset_internal *in = asset->internal_;
+    /* The header the charged allocator adds is small next to the slack of
+     * a whole budget; ask for it too so that the check is exact enough. */
+    if (size != 0 && count > SIZE_MAX / size) return NULL;
+    if (!budget_fits(&in->budget, (uint64_t)count * size + 64)) return NULL;
+    void *p = mem_calloc(&in->load_alloc, count, size);
+    if (!p) *refused = true;
+    return p;
+}
+
 void *vs_priv_asset_calloc(vs_asset *asset, size_t count, size_t size, vs_error *error,
                    const char *where)
 {
@@ -79,9 +108,11 @@ void *vs_priv_asset_calloc(vs_asset *asset, size_t count, size_t size, vs_error 
         if (arena_over_limit(&in->arena, count, size))
             set_error(error, VS_ERROR_LIMIT,
                       "%s: %s: %zu x %zu bytes exceed the memory limit "
-                      "(%llu bytes)",
+                      "(max_total_memory: %llu bytes for the whole load, "
+                      "%llu in use)",
                       asset->source_name, where, count, size,
-                      (unsigned long long)in->limits.max_total_memory);
+                      (unsigned long long)in->limits.max_total_memory,
+                      (unsigned long long)in->budget.used);
         else
             set_error(error, VS_ERROR_OUT_OF_MEMORY,
                       "%s: %s: out of memory allocating %zu x %zu bytes",
@@ -96,6 +127,8 @@ void *asset_calloc_optional(vs_asset *asset, size_t count, size_t size,
     asset_internal *in = asset->internal_;
     void *p = arena_alloc(&in->arena, count, size);
     if (!p && !arena_over_limit(&in->arena, count, size)) *refused = true;
+    /* A table left out is no failure of the load: forget the refusal. */
+    if (!p && !*refused) in->budget.refused = false;
     return p;
 }
 
@@ -192,9 +225,9 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
     uint32_t *order = vs_priv_asset_calloc(asset, n ? n : 1, sizeof *order, error,
                                    "node order");
     uint32_t *depth =
-        mem_calloc(asset_allocator(asset), n ? n : 1, sizeof *depth);
+        mem_calloc(asset_load_allocator(asset), n ? n : 1, sizeof *depth);
     if (!order || !depth) {
-        mem_free(asset_allocator(asset), depth);
+        mem_free(asset_load_allocator(asset), depth);
         if (order)
             return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                              asset->source_name);
@@ -209,7 +242,7 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
             uint32_t ch = node->children[c];
             depth[ch] = depth[order[head]] + 1;
             if (depth[ch] > asset_limits(asset)->max_depth) {
-                mem_free(asset_allocator(asset), depth);
+                mem_free(asset_load_allocator(asset), depth);
                 return set_error(error, VS_ERROR_LIMIT,
                                  "%s: nodes[%u]: hierarchy deeper than the "
                                  "limit of %u levels",
@@ -219,21 +252,19 @@ static vs_result order_nodes(vs_asset *asset, vs_error *error)
             order[count++] = ch;
         }
     }
-    mem_free(asset_allocator(asset), depth);
     if (count != n) {
+        /* The first node never reached, found with one mark per node (the
+         * depths are spent: reuse them as marks). */
+        memset(depth, 0, (size_t)n * sizeof *depth);
+        for (uint32_t k = 0; k < count; ++k) depth[order[k]] = 1;
         uint32_t bad = 0;
-        for (uint32_t i = 0; i < n; ++i) {
-            bool seen = false;
-            for (uint32_t k = 0; k < count && !seen; ++k) seen = order[k] == i;
-            if (!seen) {
-                bad = i;
-                break;
-            }
-        }
+        while (bad < n && depth[bad]) ++bad;
+        mem_free(asset_load_allocator(asset), depth);
         return set_error(error, VS_ERROR_INVALID,
                          "%s: nodes[%u]: node hierarchy has a cycle",
                          asset->source_name, bad);
     }
+    mem_free(asset_load_allocator(asset), depth);
     asset->node_order = order;
     return VS_OK;
 }
@@ -294,34 +325,72 @@ static vs_result check_node_refs(const vs_asset *asset, vs_error *error)
     return VS_OK;
 }
 
-/* Joint indices are checked once here so that no skinning loop can read past
- * the joint matrices. */
-static vs_result check_skinned_primitives(const vs_asset *asset, vs_error *error)
+/* The first joint index of a mesh's primitives at or above `joints`. */
+static vs_result joint_past_skin(const vs_asset *asset, uint32_t node,
+                                 uint32_t joints, vs_error *error)
 {
-    for (uint32_t i = 0; i < asset->node_count; ++i) {
-        const vs_node *node = &asset->nodes[i];
-        if (node->mesh < 0) continue;
-        const vs_mesh *mesh = &asset->meshes[node->mesh];
-        for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
-            const vs_primitive *prim = &mesh->primitives[p];
-            if (prim->influence_count == 0 || node->skin < 0) continue;
-            uint32_t joints = asset->skins[node->skin].joint_count;
-            size_t n = (size_t)prim->vertex_count * prim->influence_count;
-            for (size_t k = 0; k < n; ++k) {
-                if (prim->joints[k] >= joints)
-                    return set_error(
-                        error, VS_ERROR_INVALID,
-                        "%s: meshes[%d].primitives[%u].attributes.JOINTS_%zu: "
-                        "vertex %zu uses joint %u but skins[%d] (used by "
-                        "nodes[%u]) has %u joints",
-                        asset->source_name, node->mesh, p,
-                        (k % prim->influence_count) / 4,
-                        k / prim->influence_count, prim->joints[k], node->skin,
-                        i, joints);
-            }
-        }
+    const vs_node *n = &asset->nodes[node];
+    const vs_mesh *mesh = &asset->meshes[n->mesh];
+    for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
+        const vs_primitive *prim = &mesh->primitives[p];
+        size_t count = (size_t)prim->vertex_count * prim->influence_count;
+        for (size_t k = 0; k < count; ++k)
+            if (prim->joints[k] >= joints)
+                return set_error(
+                    error, VS_ERROR_INVALID,
+                    "%s: meshes[%d].primitives[%u].attributes.JOINTS_%zu: "
+                    "vertex %zu uses joint %u but skins[%d] (used by "
+                    "nodes[%u]) has %u joints",
+                    asset->source_name, n->mesh, p,
+                    (k % prim->influence_count) / 4,
+                    k / prim->influence_count, prim->joints[k], n->skin, node,
+                    joints);
     }
     return VS_OK;
+}
+
+/* Joint indices are checked once here so that no skinning loop can read past
+ * the joint matrices. Each joints array's largest index is found once
+ * (prim_refs.h) and each mesh keeps the largest of its primitives', so the
+ * check of a node is one comparison however many nodes share the mesh; only
+ * a node that fails scans its mesh again, for the message. */
+static vs_result check_skinned_primitives(vs_asset *asset, vs_error *error)
+{
+    const vs_allocator *tmp = asset_load_allocator(asset);
+    size_t count;
+    prim_ref *refs = prim_refs_sorted(asset, false, &count);
+    int64_t *mesh_max = refs ? mem_alloc(tmp, (asset->mesh_count ? asset->mesh_count : 1) *
+                                                  sizeof *mesh_max)
+                             : NULL;
+    if (!mesh_max) {
+        mem_free(tmp, refs);
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: joint checks: out of memory", asset->source_name);
+    }
+    for (uint32_t m = 0; m < asset->mesh_count; ++m) mesh_max[m] = -1;
+    int64_t most = -1;
+    for (size_t i = 0; i < count; ++i) {
+        if (i == 0 || refs[i].data != refs[i - 1].data) {
+            const vs_primitive *prim =
+                &asset->meshes[refs[i].mesh].primitives[refs[i].primitive];
+            size_t n = (size_t)prim->vertex_count * prim->influence_count;
+            most = -1;
+            for (size_t k = 0; k < n; ++k)
+                if (prim->joints[k] > most) most = prim->joints[k];
+        }
+        if (most > mesh_max[refs[i].mesh]) mesh_max[refs[i].mesh] = most;
+    }
+    vs_result r = VS_OK;
+    for (uint32_t i = 0; i < asset->node_count && r == VS_OK; ++i) {
+        const vs_node *node = &asset->nodes[i];
+        if (node->mesh < 0 || node->skin < 0) continue;
+        uint32_t joints = asset->skins[node->skin].joint_count;
+        if (mesh_max[node->mesh] >= (int64_t)joints)
+            r = joint_past_skin(asset, i, joints, error);
+    }
+    mem_free(tmp, refs);
+    mem_free(tmp, mesh_max);
+    return r;
 }
 
 static vs_result finalize_clips(vs_asset *asset, vs_error *error)
@@ -355,31 +424,45 @@ static vs_result finalize_clips(vs_asset *asset, vs_error *error)
     return VS_OK;
 }
 
-static bool in_default_scene(const vs_asset *asset, uint32_t node)
-{
-    uint32_t root = node;
-    while (asset->nodes[root].parent >= 0) root = (uint32_t)asset->nodes[root].parent;
-    if (asset->default_scene < 0) return true;
-    const vs_scene *scene = &asset->scenes[asset->default_scene];
-    for (uint32_t k = 0; k < scene->node_count; ++k)
-        if (scene->nodes[k] == root) return true;
-    return false;
-}
-
+/* The nodes of the default scene (all when there is none), marked in one
+ * pass parents-before-children over node_order: a lookup of each node's
+ * root in the scene's list would cost nodes x roots. */
 static vs_result collect_instances(vs_asset *asset, vs_error *error)
 {
+    const uint32_t n = asset->node_count;
+    uint8_t *in_scene = NULL;
+    if (asset->default_scene >= 0) {
+        in_scene = mem_calloc(asset_load_allocator(asset), n ? n : 1,
+                              sizeof *in_scene);
+        if (!in_scene)
+            return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                             "%s: mesh instances: out of memory",
+                             asset->source_name);
+        const vs_scene *scene = &asset->scenes[asset->default_scene];
+        for (uint32_t k = 0; k < scene->node_count; ++k)
+            in_scene[scene->nodes[k]] = 1;
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint32_t i = asset->node_order[k];
+            if (asset->nodes[i].parent >= 0)
+                in_scene[i] = in_scene[asset->nodes[i].parent];
+        }
+    }
     uint32_t count = 0;
-    for (uint32_t i = 0; i < asset->node_count; ++i)
-        if (asset->nodes[i].mesh >= 0 && in_default_scene(asset, i)) ++count;
-    uint32_t *inst = vs_priv_asset_calloc(asset, count ? count : 1, sizeof *inst, error,
-                                  "mesh instances");
-    if (!inst) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
-    count = 0;
-    for (uint32_t i = 0; i < asset->node_count; ++i)
-        if (asset->nodes[i].mesh >= 0 && in_default_scene(asset, i)) inst[count++] = i;
-    asset->instances = inst;
-    asset->instance_count = count;
-    return VS_OK;
+    for (uint32_t i = 0; i < n; ++i)
+        if (asset->nodes[i].mesh >= 0 && (!in_scene || in_scene[i])) ++count;
+    uint32_t *inst = vs_priv_asset_calloc(asset, count ? count : 1,
+                                          sizeof *inst, error,
+                                          "mesh instances");
+    if (inst) {
+        count = 0;
+        for (uint32_t i = 0; i < n; ++i)
+            if (asset->nodes[i].mesh >= 0 && (!in_scene || in_scene[i]))
+                inst[count++] = i;
+        asset->instances = inst;
+        asset->instance_count = count;
+    }
+    mem_free(asset_load_allocator(asset), in_scene);
+    return inst ? VS_OK : error ? error->code : VS_ERROR_OUT_OF_MEMORY;
 }
 
 vs_result vs_priv_asset_finalize(vs_asset *asset, vs_error *error)

@@ -7,6 +7,7 @@
 #define VS_ASSET_ASSET_INTERNAL_H
 
 #include "base/arena.h"
+#include "base/budget.h"
 #include "base/private_export.h"
 #include "vskin/vskin.h"
 
@@ -16,6 +17,12 @@ struct clip_plan;
 struct skin_facts;
 
 typedef struct asset_internal {
+    /* The load's one memory budget (vs_limits.max_total_memory): the arena,
+     * the loaders' temporaries (load_alloc), the buffers a file reader
+     * returns and the JSON tree all charge it (docs/design/robustness.md). */
+    mem_budget budget;
+    budget_allocator load_state;
+    vs_allocator load_alloc;
     arena arena;
     /* vs_load_options.allocator: the arena's blocks, the asset itself and
      * everything made from the asset (poses, streams, posed primitives,
@@ -64,6 +71,19 @@ static inline const vs_allocator *asset_allocator(const vs_asset *asset)
 }
 /* The file reader of the asset's vs_load_options. */
 const vs_file_reader *asset_file_reader(const vs_asset *asset);
+/* The allocator of a load's temporaries: the asset's allocator, charged to
+ * the load's budget. Everything taken from it is freed before the load
+ * returns. */
+const vs_allocator *asset_load_allocator(const vs_asset *asset);
+/* The load's memory budget, for the pools a loader keeps of its own (a
+ * parse tree's estimate, an arena of temporaries: arena_init_budget). */
+mem_budget *asset_budget(vs_asset *asset);
+/* A temporary the load may do without (scratch of an optional table): NULL
+ * when it would pass the budget, and then *refused stays false; only an
+ * allocator that refuses sets *refused. Free it with
+ * mem_free(asset_load_allocator(asset), p). */
+void *asset_temp_calloc_optional(vs_asset *asset, size_t count, size_t size,
+                                 bool *refused);
 bool asset_allow_external_paths(const vs_asset *asset);
 
 /* count * size zeroed bytes owned by the asset. On failure sets error

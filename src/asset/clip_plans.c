@@ -54,16 +54,21 @@ static uint32_t trs_field(vs_anim_path path)
  * group, groups in order of their first op and each group's ops in op
  * order, and describes the groups in *out (without their copies). Every
  * function here sets *refused when the allocator (not the limit) fails. */
+/* The flag of a per_group entry that holds a run's next place rather than
+ * a count (both stay below 2^31: ops are channels of one clip). */
+#define PLACED 0x80000000u
+
 static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
                       uint32_t count, uint32_t base, plan_group **out,
                       uint32_t *out_count, bool *refused)
 {
-    const vs_allocator *alloc = asset_allocator(asset);
-    uint32_t *per_group = mem_calloc(
-        alloc, tg->group_count ? tg->group_count : 1, sizeof *per_group);
-    plan_op *sorted = mem_calloc(alloc, count ? count : 1, sizeof *sorted);
+    const vs_allocator *alloc = asset_load_allocator(asset);
+    uint32_t *per_group = asset_temp_calloc_optional(
+        asset, tg->group_count ? tg->group_count : 1, sizeof *per_group,
+        refused);
+    plan_op *sorted = asset_temp_calloc_optional(asset, count ? count : 1,
+                                                 sizeof *sorted, refused);
     bool ok = per_group && sorted;
-    if (!ok) *refused = true;
     uint32_t groups = 0;
     for (uint32_t i = 0; ok && i < count; ++i)
         groups += per_group[ops[i].group]++ == 0;
@@ -71,16 +76,21 @@ static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
                                                sizeof *g, refused)
                        : NULL;
     if (g) {
+        /* A counting sort: each group gets its run at the first op that
+         * uses it (per_group then holds the run's next free place), and
+         * every op goes to its group's run, in op order. */
         uint32_t placed = 0, made = 0;
         for (uint32_t i = 0; i < count; ++i) {
             const uint32_t tgi = ops[i].group;
-            if (per_group[tgi] == 0) continue; /* group already placed */
+            if (per_group[tgi] & PLACED) continue; /* run already given */
             g[made++] = (plan_group){tgi,  base + placed, per_group[tgi],
                                      NULL, NULL,          NULL};
-            per_group[tgi] = 0;
-            for (uint32_t j = i; j < count; ++j)
-                if (ops[j].group == tgi) sorted[placed++] = ops[j];
+            const uint32_t size = per_group[tgi];
+            per_group[tgi] = PLACED | placed;
+            placed += size;
         }
+        for (uint32_t i = 0; i < count; ++i)
+            sorted[per_group[ops[i].group]++ & ~PLACED] = ops[i];
         for (uint32_t i = 0; i < count; ++i)
             ops[i] = sorted[i];
         *out = g;
@@ -209,10 +219,9 @@ vs_result clip_plans_build(vs_asset *asset, vs_error *error)
     bool refused = false;
     clip_plan *plans = asset_calloc_optional(asset, asset->clip_count,
                                              sizeof *plans, &refused);
-    uint32_t *seen = mem_calloc(
-        asset_allocator(asset),
-        4 * (size_t)(asset->node_count ? asset->node_count : 1), sizeof *seen);
-    if (!seen) refused = true;
+    uint32_t *seen = asset_temp_calloc_optional(
+        asset, 4 * (size_t)(asset->node_count ? asset->node_count : 1),
+        sizeof *seen, &refused);
     if (plans && seen) {
         for (uint32_t c = 0; !refused && c < asset->clip_count; ++c) {
             const vs_clip *clip = &asset->clips[c];
@@ -225,7 +234,7 @@ vs_result clip_plans_build(vs_asset *asset, vs_error *error)
         in->clip_plans = plans;
         in->clip_plan_count = asset->clip_count;
     }
-    mem_free(asset_allocator(asset), seen);
+    mem_free(asset_load_allocator(asset), seen);
     if (refused)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: animation plans: out of memory",

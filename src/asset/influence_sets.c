@@ -7,16 +7,21 @@
 
 #include "base/alloc.h"
 
-/* Twice the most sets kept, a power of two: probes stay short. */
-#define TABLE_SIZE (2u * INFLUENCE_SETS_MAX)
+/* The tables start small and double with the sets found, so the scratch
+ * of a primitive is proportional to its distinct sets (it is charged to the
+ * load's memory budget); the hash table stays over twice the sets, a power
+ * of two, so probes stay short. */
+#define FIRST_SETS 16u
 
 bool influence_sets_init(influence_sets *s, const vs_allocator *alloc)
 {
     memset(s, 0, sizeof *s);
     s->alloc = alloc;
-    s->start = mem_calloc(alloc, INFLUENCE_SETS_MAX + 1, sizeof *s->start);
-    s->table = mem_calloc(alloc, TABLE_SIZE, sizeof *s->table);
-    s->mesh = mem_calloc(alloc, INFLUENCE_SETS_MAX, sizeof *s->mesh);
+    s->set_cap = FIRST_SETS;
+    s->slots = 2 * FIRST_SETS;
+    s->start = mem_calloc(alloc, s->set_cap + 1, sizeof *s->start);
+    s->table = mem_calloc(alloc, s->slots, sizeof *s->table);
+    s->mesh = mem_calloc(alloc, s->set_cap, sizeof *s->mesh);
     return s->start && s->table && s->mesh;
 }
 
@@ -70,18 +75,54 @@ static bool grow(influence_sets *s, size_t need)
     return true;
 }
 
+/* Room for one more set: the per-set arrays and the hash table doubled
+ * (the table rebuilt) when full. */
+static bool grow_sets(influence_sets *s)
+{
+    if (s->count < s->set_cap) return true;
+    const uint32_t cap = 2 * s->set_cap, slots = 2 * s->slots;
+    uint32_t *start = mem_grow(s->alloc, s->start,
+                               (s->set_cap + 1) * sizeof *start,
+                               (cap + 1) * sizeof *start);
+    if (!start) return false;
+    s->start = start;
+    bounds_box *mesh = mem_grow(s->alloc, s->mesh, s->set_cap * sizeof *mesh,
+                                cap * sizeof *mesh);
+    if (!mesh) return false;
+    s->mesh = mesh;
+    uint32_t *table = mem_calloc(s->alloc, slots, sizeof *table);
+    if (!table) return false;
+    for (uint32_t set = 0; set < s->count; ++set) {
+        const uint32_t a = s->start[set], n = s->start[set + 1] - a;
+        uint32_t slot = hash_joints(s->joints + a, n) & (slots - 1);
+        while (table[slot]) slot = (slot + 1) & (slots - 1);
+        table[slot] = set + 1;
+    }
+    mem_free(s->alloc, s->table);
+    s->table = table;
+    s->slots = slots;
+    s->set_cap = cap;
+    return true;
+}
+
 bool influence_sets_find(influence_sets *s, const uint16_t *joints, uint32_t n,
                          uint32_t *set)
 {
-    uint32_t slot = hash_joints(joints, n) & (TABLE_SIZE - 1);
+    uint32_t slot = hash_joints(joints, n) & (s->slots - 1);
     while (s->table[slot]) {
         *set = s->table[slot] - 1;
         if (same_set(s, *set, joints, n)) return true;
-        slot = (slot + 1) & (TABLE_SIZE - 1);
+        slot = (slot + 1) & (s->slots - 1);
     }
     if (s->count == INFLUENCE_SETS_MAX) {
         *set = UINT32_MAX;
         return true;
+    }
+    if (s->count == s->set_cap) {
+        if (!grow_sets(s)) return false;
+        /* The table was rebuilt: find the new set's free slot again. */
+        slot = hash_joints(joints, n) & (s->slots - 1);
+        while (s->table[slot]) slot = (slot + 1) & (s->slots - 1);
     }
     if (!grow(s, s->len + n)) return false;
     memcpy(s->joints + s->len, joints, n * sizeof *joints);

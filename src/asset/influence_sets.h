@@ -25,6 +25,8 @@ typedef struct influence_sets {
     bounds_box *mesh;   /* per set: its vertices in the mesh's space */
     size_t len, cap;    /* members stored, members allocated */
     uint32_t *table;    /* open addressing: set index + 1, 0 = free */
+    uint32_t slots;     /* table size, a power of two, over twice count */
+    uint32_t set_cap;   /* sets start and mesh have room for */
     const vs_allocator *alloc; /* the asset's */
 } influence_sets;
 

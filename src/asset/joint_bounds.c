@@ -12,6 +12,7 @@
 #include "asset/joint_bounds.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -77,8 +78,41 @@ static void widen(float v, float *lo, float *hi)
     if (v > *hi) *hi = v;
 }
 
-/* The range every morph weight of the asset stays in (see the top). */
-static void morph_weight_range(const vs_asset *asset, float *lo, float *hi)
+/* The range of one weights sampler's values (see the top). */
+static void sampler_weight_range(const vs_anim_sampler *s, float *lo,
+                                 float *hi)
+{
+    size_t n = (size_t)s->key_count * s->components;
+    if (s->interpolation != VS_INTERP_CUBICSPLINE) {
+        for (size_t k = 0; k < n; ++k)
+            widen(s->values[k], lo, hi);
+        return;
+    }
+    /* Key k: (in-tangent a, value v, out-tangent b), each `components`
+     * floats. p(t) = h00 v0 + h10 dt b0 + h01 v1 + h11 dt a1 with |h10|,
+     * |h11| <= 4/27. */
+    const size_t comps = s->components;
+    for (uint32_t k = 0; k < s->key_count; ++k)
+        for (size_t j = 0; j < comps; ++j) {
+            float v = s->values[(k * 3 + 1) * comps + j];
+            widen(v, lo, hi);
+            if (k + 1 == s->key_count) continue;
+            float dt = s->times[k + 1] - s->times[k];
+            float b = s->values[(k * 3 + 2) * comps + j];
+            float a = s->values[((k + 1) * 3) * comps + j];
+            float v1 = s->values[((k + 1) * 3 + 1) * comps + j];
+            float slack = (4.0f / 27.0f) * fabsf(dt) * (fabsf(a) + fabsf(b));
+            widen(fminf(v, v1) - slack, lo, hi);
+            widen(fmaxf(v, v1) + slack, lo, hi);
+        }
+}
+
+/* The range every morph weight of the asset stays in (see the top). Each
+ * weights sampler is read once however many channels share it: per channel
+ * it would cost channels x keys. mark: one entry per sampler of the
+ * largest clip, holding the clip's number + 1 once read. */
+static void morph_weight_range(const vs_asset *asset, uint32_t *mark,
+                               float *lo, float *hi)
 {
     *lo = 0.0f;
     *hi = 0.0f;
@@ -91,33 +125,11 @@ static void morph_weight_range(const vs_asset *asset, float *lo, float *hi)
     for (uint32_t c = 0; c < asset->clip_count; ++c) {
         const vs_clip *clip = &asset->clips[c];
         for (uint32_t ch = 0; ch < clip->channel_count; ++ch) {
-            if (clip->channels[ch].path != VS_PATH_WEIGHTS) continue;
-            const vs_anim_sampler *s =
-                &clip->samplers[clip->channels[ch].sampler];
-            size_t n = (size_t)s->key_count * s->components;
-            if (s->interpolation != VS_INTERP_CUBICSPLINE) {
-                for (size_t k = 0; k < n; ++k)
-                    widen(s->values[k], lo, hi);
+            const uint32_t s = clip->channels[ch].sampler;
+            if (clip->channels[ch].path != VS_PATH_WEIGHTS || mark[s] == c + 1)
                 continue;
-            }
-            /* Key k: (in-tangent a, value v, out-tangent b), each
-             * `components` floats. p(t) = h00 v0 + h10 dt b0 + h01 v1 +
-             * h11 dt a1 with |h10|, |h11| <= 4/27. */
-            const size_t comps = s->components;
-            for (uint32_t k = 0; k < s->key_count; ++k)
-                for (size_t j = 0; j < comps; ++j) {
-                    float v = s->values[(k * 3 + 1) * comps + j];
-                    widen(v, lo, hi);
-                    if (k + 1 == s->key_count) continue;
-                    float dt = s->times[k + 1] - s->times[k];
-                    float b = s->values[(k * 3 + 2) * comps + j];
-                    float a = s->values[((k + 1) * 3) * comps + j];
-                    float v1 = s->values[((k + 1) * 3 + 1) * comps + j];
-                    float slack =
-                        (4.0f / 27.0f) * fabsf(dt) * (fabsf(a) + fabsf(b));
-                    widen(fminf(v, v1) - slack, lo, hi);
-                    widen(fmaxf(v, v1) + slack, lo, hi);
-                }
+            mark[s] = c + 1;
+            sampler_weight_range(&clip->samplers[s], lo, hi);
         }
     }
 }
@@ -319,7 +331,7 @@ static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
     out->joints = joints;
     /* Load-time scratch, freed before returning. */
     influence_sets sets;
-    const vs_allocator *alloc = asset_allocator(asset);
+    const vs_allocator *alloc = asset_load_allocator(asset);
     bool ok = influence_sets_init(&sets, alloc);
     bounds_box *overflow =
         mem_calloc(alloc, skin->joint_count, sizeof *overflow);
@@ -343,45 +355,122 @@ static vs_result build_skinned(vs_asset *asset, const vs_primitive *prim,
     return r;
 }
 
+/* The bounds of one mesh as instanced with one skin (NULL: none). */
+static vs_result build_pair(vs_asset *asset, const vs_mesh *mesh,
+                            const vs_skin *skin, float wlo, float whi,
+                            prim_bounds **out, vs_error *error)
+{
+    prim_bounds *pb = vs_priv_asset_calloc(
+        asset, mesh->primitive_count ? mesh->primitive_count : 1, sizeof *pb,
+        error, "primitive bounds");
+    if (!pb) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+    *out = pb;
+    float *bind = NULL;
+    for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
+        const vs_primitive *prim = &mesh->primitives[p];
+        bounds_box_empty(&pb[p].mesh);
+        for (size_t v = 0; v < prim->vertex_count; ++v) {
+            bounds_box vb;
+            vertex_box(prim, v, wlo, whi, &vb);
+            add_vertex_box(&pb[p].mesh, NULL, &vb);
+        }
+        if (!skin || skin->joint_count == 0 || prim->influence_count == 0)
+            continue;
+        if (!bind && !(bind = bind_transforms(asset, skin, error)))
+            return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
+        vs_result r =
+            build_skinned(asset, prim, skin, bind, wlo, whi, &pb[p], error);
+        if (r != VS_OK) return r;
+    }
+    return VS_OK;
+}
+
+static uint64_t mesh_vertices(const vs_mesh *mesh)
+{
+    uint64_t n = 0;
+    for (uint32_t p = 0; p < mesh->primitive_count; ++p)
+        n += mesh->primitives[p].vertex_count;
+    return n;
+}
+
+typedef struct pair_of {
+    int32_t mesh, skin;
+    uint32_t instance;
+} pair_of;
+
+static int by_pair(const void *a, const void *b)
+{
+    const pair_of *x = a, *y = b;
+    if (x->mesh != y->mesh) return x->mesh < y->mesh ? -1 : 1;
+    if (x->skin != y->skin) return x->skin < y->skin ? -1 : 1;
+    return (x->instance > y->instance) - (x->instance < y->instance);
+}
+
+/* Instances of one mesh with one skin have the same bounds (they depend on
+ * the mesh, the skin and the asset's morph weight range, not on the node),
+ * so each distinct (mesh, skin) pair is built once and shared. The vertices
+ * of the distinct pairs are summed and checked against
+ * max_instanced_vertices before any is built: that work is the one part of
+ * a load that neither the file's size nor the memory budget bounds. */
 vs_result joint_bounds_build(vs_asset *asset, vs_error *error)
 {
     asset_internal *in = asset->internal_;
-    in->instance_bounds =
-        vs_priv_asset_calloc(asset, asset->instance_count ? asset->instance_count : 1,
-                     sizeof *in->instance_bounds, error, "instance bounds");
+    const vs_allocator *tmp = asset_load_allocator(asset);
+    const uint32_t n = asset->instance_count;
+    in->instance_bounds = vs_priv_asset_calloc(
+        asset, n ? n : 1, sizeof *in->instance_bounds, error,
+        "instance bounds");
     if (!in->instance_bounds)
         return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
-    float wlo, whi;
-    morph_weight_range(asset, &wlo, &whi);
-    for (uint32_t i = 0; i < asset->instance_count; ++i) {
-        const vs_node *node = &asset->nodes[asset->instances[i]];
-        const vs_mesh *mesh = &asset->meshes[node->mesh];
-        prim_bounds *pb = vs_priv_asset_calloc(
-            asset, mesh->primitive_count ? mesh->primitive_count : 1,
-            sizeof *pb, error, "primitive bounds");
-        if (!pb) return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
-        in->instance_bounds[i] = pb;
-        const vs_skin *skin =
-            node->skin >= 0 ? &asset->skins[node->skin] : NULL;
-        float *bind = NULL;
-        for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
-            const vs_primitive *prim = &mesh->primitives[p];
-            bounds_box_empty(&pb[p].mesh);
-            for (size_t v = 0; v < prim->vertex_count; ++v) {
-                bounds_box vb;
-                vertex_box(prim, v, wlo, whi, &vb);
-                add_vertex_box(&pb[p].mesh, NULL, &vb);
-            }
-            if (!skin || skin->joint_count == 0 || prim->influence_count == 0)
-                continue;
-            if (!bind && !(bind = bind_transforms(asset, skin, error)))
-                return error ? error->code : VS_ERROR_OUT_OF_MEMORY;
-            vs_result r =
-                build_skinned(asset, prim, skin, bind, wlo, whi, &pb[p], error);
-            if (r != VS_OK) return r;
-        }
+    uint32_t most = 0;
+    for (uint32_t c = 0; c < asset->clip_count; ++c)
+        if (asset->clips[c].sampler_count > most)
+            most = asset->clips[c].sampler_count;
+    pair_of *pairs = mem_alloc(tmp, (n ? n : 1) * sizeof *pairs);
+    uint32_t *mark = mem_calloc(tmp, most ? most : 1, sizeof *mark);
+    if (!pairs || !mark) {
+        mem_free(tmp, pairs);
+        mem_free(tmp, mark);
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: instance bounds: out of memory",
+                         asset->source_name);
     }
-    return VS_OK;
+    for (uint32_t i = 0; i < n; ++i) {
+        const vs_node *node = &asset->nodes[asset->instances[i]];
+        pairs[i] = (pair_of){node->mesh, node->skin, i};
+    }
+    qsort(pairs, n, sizeof *pairs, by_pair);
+    uint64_t work = 0, distinct = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (i == 0 || pairs[i].mesh != pairs[i - 1].mesh ||
+            pairs[i].skin != pairs[i - 1].skin) {
+            work += mesh_vertices(&asset->meshes[pairs[i].mesh]);
+            ++distinct;
+        }
+    const uint64_t limit = asset_limits(asset)->max_instanced_vertices;
+    vs_result r = VS_OK;
+    if (work > limit)
+        r = set_error(error, VS_ERROR_LIMIT,
+                      "%s: instances: the bounds of %llu distinct mesh and "
+                      "skin pairs visit %llu vertices, which exceed the "
+                      "limit of %llu (max_instanced_vertices)",
+                      asset->source_name, (unsigned long long)distinct,
+                      (unsigned long long)work, (unsigned long long)limit);
+    float wlo = 0.0f, whi = 0.0f;
+    if (r == VS_OK) morph_weight_range(asset, mark, &wlo, &whi);
+    prim_bounds *shared = NULL;
+    for (uint32_t i = 0; i < n && r == VS_OK; ++i) {
+        const pair_of *q = &pairs[i];
+        if (i == 0 || q->mesh != q[-1].mesh || q->skin != q[-1].skin) {
+            const vs_skin *skin = q->skin >= 0 ? &asset->skins[q->skin] : NULL;
+            r = build_pair(asset, &asset->meshes[q->mesh], skin, wlo, whi,
+                           &shared, error);
+        }
+        in->instance_bounds[q->instance] = shared;
+    }
+    mem_free(tmp, pairs);
+    mem_free(tmp, mark);
+    return r;
 }
 
 const prim_bounds *joint_bounds_get(const vs_asset *asset, uint32_t instance,

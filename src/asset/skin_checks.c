@@ -9,6 +9,8 @@
 #include <math.h>
 
 #include "asset/asset_internal.h"
+#include "asset/prim_refs.h"
+#include "base/alloc.h"
 #include "base/error.h"
 
 /* |det| of the upper 3x3 relative to the product of its column lengths
@@ -69,26 +71,34 @@ static vs_result check_skin_matrices(const vs_asset *asset, uint32_t s,
     return VS_OK;
 }
 
+/* Each weights array once (prim_refs.h). */
 static vs_result check_weights(const vs_asset *asset, vs_error *error)
 {
-    for (uint32_t m = 0; m < asset->mesh_count; ++m) {
-        const vs_mesh *mesh = &asset->meshes[m];
-        for (uint32_t p = 0; p < mesh->primitive_count; ++p) {
-            const vs_primitive *prim = &mesh->primitives[p];
-            if (prim->influence_count == 0) continue;
-            size_t n = (size_t)prim->vertex_count * prim->influence_count;
-            for (size_t k = 0; k < n; ++k)
-                if (!isfinite(prim->weights[k]))
-                    return set_error(
-                        error, VS_ERROR_INVALID,
-                        "%s: meshes[%u].primitives[%u].attributes.WEIGHTS_%zu:"
-                        " vertex %zu has a NaN or infinite weight",
-                        asset->source_name, m, p,
-                        (k % prim->influence_count) / 4,
-                        k / prim->influence_count);
-        }
+    size_t count;
+    prim_ref *refs = prim_refs_sorted(asset, true, &count);
+    if (!refs)
+        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: skin checks: out of memory", asset->source_name);
+    vs_result r = VS_OK;
+    for (size_t i = 0; i < count && r == VS_OK; ++i) {
+        if (i > 0 && refs[i].data == refs[i - 1].data) continue;
+        const uint32_t m = refs[i].mesh, p = refs[i].primitive;
+        const vs_primitive *prim = &asset->meshes[m].primitives[p];
+        size_t n = (size_t)prim->vertex_count * prim->influence_count;
+        for (size_t k = 0; k < n; ++k)
+            if (!isfinite(prim->weights[k])) {
+                r = set_error(
+                    error, VS_ERROR_INVALID,
+                    "%s: meshes[%u].primitives[%u].attributes.WEIGHTS_%zu:"
+                    " vertex %zu has a NaN or infinite weight",
+                    asset->source_name, m, p,
+                    (k % prim->influence_count) / 4,
+                    k / prim->influence_count);
+                break;
+            }
     }
-    return VS_OK;
+    mem_free(asset_load_allocator(asset), refs);
+    return r;
 }
 
 vs_result asset_check_skin_data(const vs_asset *asset, vs_error *error)

@@ -96,14 +96,14 @@ vs_result time_groups_build(vs_asset *asset, vs_error *error)
         if (asset->clips[c].sampler_count > most)
             most = asset->clips[c].sampler_count;
     hashed *order =
-        mem_calloc(asset_allocator(asset), most ? most : 1, sizeof *order);
+        mem_calloc(asset_load_allocator(asset), most ? most : 1, sizeof *order);
     if (!order)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
                          asset->source_name);
     vs_result r = VS_OK;
     for (uint32_t c = 0; c < asset->clip_count && r == VS_OK; ++c)
         r = build_clip(asset, &asset->clips[c], &groups[c], order, error);
-    mem_free(asset_allocator(asset), order);
+    mem_free(asset_load_allocator(asset), order);
     if (r == VS_OK) {
         in->time_groups = groups;
         in->time_group_clips = asset->clip_count;

@@ -22,6 +22,13 @@ void arena_init(arena *a, uint64_t limit, const vs_allocator *alloc)
     a->used = 0;
     a->limit = limit;
     a->alloc = alloc ? *alloc : (vs_allocator){0};
+    a->budget = NULL;
+}
+
+void arena_init_budget(arena *a, mem_budget *budget, const vs_allocator *alloc)
+{
+    arena_init(a, 0, alloc);
+    a->budget = budget;
 }
 
 static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -29,7 +36,9 @@ static size_t align16(size_t n) { return (n + 15u) & ~(size_t)15u; }
 int arena_over_limit(const arena *a, size_t count, size_t size)
 {
     if (size != 0 && count > SIZE_MAX / size) return 1;
-    return a->limit != 0 && a->used + (uint64_t)count * size > a->limit;
+    const uint64_t bytes = (uint64_t)count * size;
+    return (a->limit != 0 && a->used + bytes > a->limit) ||
+           (a->budget && !budget_fits(a->budget, bytes));
 }
 
 void *arena_alloc(arena *a, size_t count, size_t size)
@@ -37,12 +46,16 @@ void *arena_alloc(arena *a, size_t count, size_t size)
     if (size != 0 && count > (SIZE_MAX - 64) / size) return NULL;
     size_t bytes = align16(count != 0 && size != 0 ? count * size : 1);
     if (a->limit != 0 && a->used + bytes > a->limit) return NULL;
+    if (a->budget && !budget_charge(a->budget, bytes)) return NULL;
 
     arena_block *b = a->head;
     if (b == NULL || b->size - b->used < bytes) {
         size_t cap = bytes > ARENA_BLOCK_SIZE / 4 ? bytes : ARENA_BLOCK_SIZE;
         arena_block *nb = mem_alloc(&a->alloc, sizeof *nb + cap);
-        if (!nb) return NULL;
+        if (!nb) {
+            if (a->budget) budget_release(a->budget, bytes);
+            return NULL;
+        }
         nb->size = cap;
         nb->used = 0;
         if (cap == bytes && b != NULL) {
@@ -85,6 +98,7 @@ void arena_free(arena *a)
         mem_free(&a->alloc, b);
         b = next;
     }
+    if (a->budget) budget_release(a->budget, a->used);
     a->head = NULL;
     a->used = 0;
 }

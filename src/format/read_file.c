@@ -66,10 +66,11 @@ bool file_reader_valid(const vs_file_reader *reader)
 
 /* The reader's answer, checked: what it returns is untrusted as much as
  * the file itself. */
-static vs_result read_callback(const vs_file_reader *reader, const char *path,
+static vs_result read_callback(const load_io *io, const char *path,
                                uint64_t max_size, file_bytes *out,
                                vs_error *error)
 {
+    const vs_file_reader *reader = io->reader;
     vs_error inner = {VS_OK, ""};
     void *data = NULL;
     size_t size = 0;
@@ -96,17 +97,27 @@ static vs_result read_callback(const vs_file_reader *reader, const char *path,
         code = set_error(error, VS_ERROR_IO,
                          "%s: the file reader returned %zu bytes but no data",
                          path, size);
-    if (code != VS_OK) file_bytes_release(&(load_io){NULL, reader}, out);
+    else if (io->budget && !budget_charge(io->budget, size))
+        code = set_error(error, VS_ERROR_LIMIT,
+                         "%s: file of %zu bytes exceeds the memory limit "
+                         "(max_total_memory: %llu bytes for the whole load, "
+                         "%llu in use)",
+                         path, size, (unsigned long long)io->budget->limit,
+                         (unsigned long long)io->budget->used);
+    else
+        out->charged = io->budget != NULL;
+    if (code != VS_OK)
+        file_bytes_release(&(load_io){.alloc = NULL, .reader = reader}, out);
     return code;
 }
 
 vs_result load_io_read(const load_io *io, const char *path, uint64_t max_size,
                        file_bytes *out, vs_error *error)
 {
-    *out = (file_bytes){NULL, 0, false};
+    *out = (file_bytes){NULL, 0, false, false};
     const vs_file_reader *reader = io ? io->reader : NULL;
     if (reader && reader->read)
-        return read_callback(reader, path, max_size, out, error);
+        return read_callback(io, path, max_size, out, error);
     return read_disk(io ? io->alloc : NULL, path, max_size, &out->data,
                      &out->size, error);
 }
@@ -117,8 +128,10 @@ void file_bytes_release(const load_io *io, file_bytes *bytes)
         const vs_file_reader *reader = io->reader;
         if (reader->release && bytes->data)
             reader->release(bytes->data, bytes->size, reader->user);
+        if (bytes->charged && io->budget)
+            budget_release(io->budget, bytes->size);
     } else {
         mem_free(io ? io->alloc : NULL, bytes->data);
     }
-    *bytes = (file_bytes){NULL, 0, false};
+    *bytes = (file_bytes){NULL, 0, false, false};
 }

@@ -179,7 +179,7 @@ vs_result gltf_load_uri_io(const load_io *io, const char *source_name,
                            vs_error *error)
 {
     const vs_allocator *alloc = io ? io->alloc : NULL;
-    *out = (gltf_bytes){NULL, 0, false};
+    *out = (gltf_bytes){NULL, 0, false, false};
     if (strncmp(uri, "data:", 5) == 0)
         return load_data_uri(alloc, source_name, uri, path, max_size, out,
                              error);

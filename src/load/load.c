@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Format detection and the public load entry points. */
+#include <stdio.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -7,6 +8,7 @@
 #include "base/error.h"
 #include "format/gltf_common.h"
 #include "format/read_file.h"
+#include "load/json_scan.h"
 #include "load/loaders.h"
 
 static size_t skip_bom_and_space(const uint8_t *d, size_t n)
@@ -34,10 +36,32 @@ static vs_result load_json(vs_asset *asset, const char *json, size_t size,
                            const uint8_t *bin, size_t bin_size, int glb_version,
                            const char *base_dir, vs_error *error)
 {
+    /* cJSON allocates its tree through its own process-wide hooks, out of
+     * reach of the budget: its size is bounded from the text first, and
+     * that bound is charged for as long as the tree lives. */
+    mem_budget *budget = asset_budget(asset);
+    const json_tree_bound bound = json_tree_bound_of(json, size);
+    if (!budget_charge(budget, bound.bytes))
+        return set_error(error, VS_ERROR_LIMIT,
+                         "%s: parsing the JSON takes up to %llu bytes (%llu "
+                         "values, %llu strings), which exceed the memory "
+                         "limit (max_total_memory: %llu bytes for the whole "
+                         "load, %llu in use)",
+                         asset->source_name, (unsigned long long)bound.bytes,
+                         (unsigned long long)bound.values,
+                         (unsigned long long)bound.strings,
+                         (unsigned long long)budget->limit,
+                         (unsigned long long)budget->used);
     cJSON *root = cJSON_ParseWithLength(json, size);
     if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t offset = (at && at >= json && at <= json + size) ? (size_t)(at - json) : 0;
+        budget_release(budget, bound.bytes);
+        size_t offset = 0;
+        if (json_well_formed(json, size, &offset))
+            return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                             "%s: out of memory parsing the JSON (%zu "
+                             "bytes, up to %llu bytes of tree)",
+                             asset->source_name, size,
+                             (unsigned long long)bound.bytes);
         return set_error(error, VS_ERROR_PARSE,
                          "%s: invalid JSON near byte %zu", asset->source_name,
                          offset);
@@ -51,6 +75,7 @@ static vs_result load_json(vs_asset *asset, const char *json, size_t size,
     else
         r = gltf2_load(asset, root, bin, bin_size, base_dir, error);
     cJSON_Delete(root);
+    budget_release(budget, bound.bytes);
     return r;
 }
 
@@ -90,6 +115,21 @@ static vs_result load_any(vs_asset *asset, const uint8_t *data, size_t size,
                      asset->source_name);
 }
 
+/* A temporary the budget refused reached its caller as an ordinary failed
+ * allocation: the load says which limit it was. */
+static vs_result budget_refused(const mem_budget *budget, vs_error *error)
+{
+    char what[VS_ERROR_MESSAGE_SIZE];
+    snprintf(what, sizeof what, "%s", error ? error->message : "");
+    return set_error(error, VS_ERROR_LIMIT,
+                     "%s: %llu more bytes would exceed the memory limit "
+                     "(max_total_memory: %llu bytes for the whole load, "
+                     "%llu in use)",
+                     what, (unsigned long long)budget->refused_bytes,
+                     (unsigned long long)budget->limit,
+                     (unsigned long long)budget->refused_used);
+}
+
 static vs_result load_common(const void *data, size_t size, const char *name,
                              const char *base_dir, const vs_load_options *options,
                              vs_asset **out_asset, vs_error *error)
@@ -97,7 +137,20 @@ static vs_result load_common(const void *data, size_t size, const char *name,
     vs_asset *asset = vs_priv_asset_create(name, options);
     if (!asset)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
-    vs_result r = load_any(asset, data, size, base_dir, error);
+    /* The file's bytes count against the load's budget, as whoever holds
+     * them holds them for the whole load. */
+    mem_budget *budget = asset_budget(asset);
+    vs_result r;
+    if (!budget_charge(budget, size))
+        r = set_error(error, VS_ERROR_LIMIT,
+                      "%s: %zu bytes of file exceed the memory limit "
+                      "(max_total_memory: %llu bytes for the whole load)",
+                      name, size, (unsigned long long)budget->limit);
+    else
+        r = load_any(asset, data, size, base_dir, error);
+    if (r == VS_ERROR_OUT_OF_MEMORY && budget->refused)
+        r = budget_refused(budget, error);
+    budget_release(budget, size);
     if (r != VS_OK) {
         vs_asset_free(asset);
         return r;
@@ -159,8 +212,8 @@ vs_result vs_asset_load_file(const char *path, const vs_load_options *options,
     vs_result r = check_options(options, "vs_asset_load_file", error);
     if (r != VS_OK) return r;
     vs_limits limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
-    const load_io io = {options ? &options->allocator : NULL,
-                        options ? &options->file_reader : NULL};
+    const load_io io = {.alloc = options ? &options->allocator : NULL,
+                        .reader = options ? &options->file_reader : NULL};
     file_bytes file;
     r = load_io_read(&io, path, limits.max_file_size, &file, error);
     if (r != VS_OK) return r;

@@ -16,7 +16,8 @@
  * temporaries. */
 static inline load_io loader_io(const vs_asset *asset)
 {
-    return (load_io){asset_allocator(asset), asset_file_reader(asset)};
+    return (load_io){asset_load_allocator(asset), asset_file_reader(asset),
+                     asset_budget((vs_asset *)asset)};
 }
 
 /* root: the parsed JSON; bin/bin_size: the GLB BIN chunk (NULL/0 for

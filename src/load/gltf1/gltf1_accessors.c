@@ -113,12 +113,38 @@ static uint32_t type_components(const char *type)
     return 0;
 }
 
+static vs_result accessor_read(gltf1_ctx *c, uint32_t a, gltf1_accessor *out);
+
 vs_result gltf1_accessor_get(gltf1_ctx *c, const cJSON *ref, const char *path,
                              gltf1_accessor *out)
 {
     uint32_t a;
     vs_result r = gltf1_resolve(c, &c->accessors, ref, path, &a);
     if (r != VS_OK) return r;
+    if (!c->accessor_cache) {
+        const uint32_t n = c->accessors.count ? c->accessors.count : 1;
+        c->accessor_cache =
+            mem_alloc(c->io.alloc, n * sizeof *c->accessor_cache);
+        c->accessor_cached =
+            mem_calloc(c->io.alloc, n, sizeof *c->accessor_cached);
+        if (!c->accessor_cache || !c->accessor_cached)
+            return gltf1_fail(c, VS_ERROR_OUT_OF_MEMORY, path,
+                              "out of memory");
+    }
+    if (c->accessor_cached[a]) {
+        *out = c->accessor_cache[a];
+        return VS_OK;
+    }
+    if ((r = accessor_read(c, a, out)) != VS_OK) return r;
+    c->accessor_cache[a] = *out;
+    c->accessor_cached[a] = true;
+    return VS_OK;
+}
+
+/* Accessor a's JSON, its bufferView and buffer, checked. */
+static vs_result accessor_read(gltf1_ctx *c, uint32_t a, gltf1_accessor *out)
+{
+    vs_result r;
     const cJSON *acc = c->accessors.items[a];
     char apath[GLTF1_PATH_SIZE], field[GLTF1_PATH_SIZE];
     gltf1_path(apath, "accessors", acc->string);
@@ -229,6 +255,10 @@ void gltf1_buffers_free(gltf1_ctx *c)
             file_bytes_release(&c->io, &c->buffer_data[i]);
     mem_free(c->io.alloc, c->buffer_data);
     mem_free(c->io.alloc, c->buffer_loaded);
+    mem_free(c->io.alloc, c->accessor_cache);
+    mem_free(c->io.alloc, c->accessor_cached);
     c->buffer_data = NULL;
     c->buffer_loaded = NULL;
+    c->accessor_cache = NULL;
+    c->accessor_cached = NULL;
 }

@@ -6,13 +6,69 @@
  * looked up as an accessor id. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "load/gltf1/gltf1_internal.h"
 
-static vs_result sampler_accessor(gltf1_ctx *c, const cJSON *anim,
+/* An animation's parameters sorted by name (then file order, so the first
+ * of a repeated name wins, as cJSON's lookup does): a lookup per sampler in
+ * the JSON object would cost samplers x parameters. */
+typedef struct param {
+    const char *name;
+    uint32_t order;
+    const cJSON *item;
+} param;
+
+typedef struct params {
+    param *all;
+    uint32_t count;
+} params;
+
+static int by_param(const void *a, const void *b)
+{
+    const param *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->order > y->order) - (x->order < y->order);
+}
+
+static vs_result params_build(gltf1_ctx *c, const cJSON *anim,
+                              const char *path, params *out)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(anim, "parameters");
+    uint32_t n = 0;
+    for (const cJSON *e = obj ? obj->child : NULL; e; e = e->next) n += !!e->string;
+    out->count = 0;
+    out->all = mem_alloc(c->io.alloc, (n ? n : 1) * sizeof *out->all);
+    if (!out->all)
+        return gltf1_fail(c, VS_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    for (const cJSON *e = obj ? obj->child : NULL; e; e = e->next)
+        if (e->string) {
+            out->all[out->count] = (param){e->string, out->count, e};
+            ++out->count;
+        }
+    qsort(out->all, out->count, sizeof *out->all, by_param);
+    return VS_OK;
+}
+
+static const cJSON *params_find(const params *p, const char *name)
+{
+    uint32_t lo = 0, hi = p->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(p->all[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->count && strcmp(p->all[lo].name, name) == 0 ? p->all[lo].item
+                                                              : NULL;
+}
+
+static vs_result sampler_accessor(gltf1_ctx *c, const params *ps,
                                   const char *anim_path, const cJSON *smp,
                                   const char *spath, const char *key,
                                   gltf1_accessor *out)
@@ -25,9 +81,7 @@ static vs_result sampler_accessor(gltf1_ctx *c, const cJSON *anim,
     if (!cJSON_IsString(ref))
         return gltf1_fail(c, VS_ERROR_INVALID, path,
                           "expected a parameter name (a string)");
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(anim, "parameters");
-    const cJSON *param =
-        cJSON_GetObjectItemCaseSensitive(params, ref->valuestring);
+    const cJSON *param = params_find(ps, ref->valuestring);
     if (param) {
         gltf1_pathf(path, "%s.parameters[\"%.*s\"]", anim_path, GLTF1_ID_SHOWN,
                     ref->valuestring);
@@ -36,7 +90,7 @@ static vs_result sampler_accessor(gltf1_ctx *c, const cJSON *anim,
     return gltf1_accessor_get(c, ref, path, out);
 }
 
-static vs_result load_sampler(gltf1_ctx *c, const cJSON *anim,
+static vs_result load_sampler(gltf1_ctx *c, const params *ps,
                               const char *anim_path, const cJSON *smp,
                               vs_anim_sampler *out)
 {
@@ -62,7 +116,7 @@ static vs_result load_sampler(gltf1_ctx *c, const cJSON *anim,
     }
     gltf1_accessor in, val;
     float *times, *values;
-    if ((r = sampler_accessor(c, anim, anim_path, smp, spath, "input", &in)) !=
+    if ((r = sampler_accessor(c, ps, anim_path, smp, spath, "input", &in)) !=
         VS_OK)
         return r;
     char path[GLTF1_PATH_SIZE];
@@ -84,7 +138,7 @@ static vs_result load_sampler(gltf1_ctx *c, const cJSON *anim,
                               "key times must be finite and strictly "
                               "increasing (key %u is %g)",
                               k, (double)times[k]);
-    if ((r = sampler_accessor(c, anim, anim_path, smp, spath, "output",
+    if ((r = sampler_accessor(c, ps, anim_path, smp, spath, "output",
                               &val)) != VS_OK)
         return r;
     gltf1_pathf(path, "%s.output", spath);
@@ -172,8 +226,11 @@ static vs_result load_animation(gltf1_ctx *c, const cJSON *anim, vs_clip *clip)
         chs = vs_priv_asset_calloc(c->asset, nc ? nc : 1, sizeof *chs, c->error, path);
         if (!smp || !chs) r = c->error->code;
     }
+    params ps = {NULL, 0};
+    if (r == VS_OK) r = params_build(c, anim, path, &ps);
     for (uint32_t s = 0; r == VS_OK && s < samplers.count; ++s)
-        r = load_sampler(c, anim, path, samplers.items[s], &smp[s]);
+        r = load_sampler(c, &ps, path, samplers.items[s], &smp[s]);
+    mem_free(c->io.alloc, ps.all);
     uint32_t k = 0;
     for (const cJSON *ch = channels ? channels->child : NULL; r == VS_OK && ch;
          ch = ch->next, ++k) {

@@ -50,6 +50,11 @@ typedef struct gltf1_ctx {
      * shader or image data) cost nothing and cannot fail the load. */
     gltf_bytes *buffer_data;
     bool *buffer_loaded;
+    /* Accessors resolved so far, by dense index (NULL until the first):
+     * reading an accessor's JSON per reference would cost references x
+     * its members. */
+    struct gltf1_accessor *accessor_cache;
+    bool *accessor_cached;
 } gltf1_ctx;
 
 /* ---- gltf1_dict.c: id tables and JSON field helpers */

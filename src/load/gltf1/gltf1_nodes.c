@@ -55,13 +55,18 @@ static vs_result merge_meshes(gltf1_ctx *c, const uint32_t *ids, uint32_t n,
     char *name = vs_priv_asset_calloc(c->asset, name_len, 1, c->error, path);
     if (!p || !name) return c->error->code;
     prims = 0;
+    /* Appended at a running end: strcat would rescan the name each time. */
+    size_t end = 0;
     for (uint32_t k = 0; k < n; ++k) {
         const vs_mesh *src = &meshes[ids[k]];
         memcpy(p + prims, src->primitives, src->primitive_count * sizeof *p);
         prims += src->primitive_count;
-        if (k) strcat(name, "+");
-        strcat(name, src->name);
+        if (k) name[end++] = '+';
+        size_t len = strlen(src->name);
+        memcpy(name + end, src->name, len);
+        end += len;
     }
+    name[end] = '\0';
     m->name = name;
     m->primitives = p;
     m->primitive_count = prims;

@@ -82,11 +82,12 @@ static vs_result load_file_skin(gltf1_ctx *c, uint32_t s, file_skin *fs)
     return VS_OK;
 }
 
-/* A node that carries a jointName, ranked by its order of discovery so that
- * the first node found wins when a name repeats. */
+/* A node that carries a jointName, with its place in a depth-first
+ * (pre-order) walk of the hierarchy, children in file order: the subtree of
+ * node n is the run of places [enter[n], leave[n]). */
 typedef struct candidate {
     const char *sid;
-    uint32_t rank;
+    uint32_t order; /* place in the walk, or node index (by_index) */
     uint32_t node;
 } candidate;
 
@@ -95,118 +96,197 @@ static int candidate_compare(const void *a, const void *b)
     const candidate *x = a, *y = b;
     int d = strcmp(x->sid, y->sid);
     if (d) return d;
-    return (x->rank > y->rank) - (x->rank < y->rank);
+    return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Depth-first (pre-order) over the subtrees of the skeleton roots, or over
- * every node when there are none. `seen` and `stack` hold node_count
- * entries; `seen` also stops cycles, which vs_priv_asset_finalize reports later. */
-static uint32_t collect_candidates(const vs_asset *asset, const uint32_t *roots,
-                                   uint32_t root_count, bool *seen,
-                                   uint32_t *stack, candidate *out)
+/* Every node's jointName sorted twice, once for the whole load: a sort per
+ * skin instance would cost instances x nodes. */
+typedef struct joint_index {
+    uint32_t *enter, *leave;
+    candidate *by_place; /* by (sid, place in the walk) */
+    candidate *by_index; /* by (sid, node index) */
+    uint32_t count;
+    uint64_t work; /* jointNames x skeletons resolved so far */
+    /* The hierarchy is no forest (a node with two parents, or a cycle):
+     * vs_priv_asset_finalize refuses the file, and that is the error to
+     * report, so no joint lookup fails before it. */
+    bool broken;
+} joint_index;
+
+static void joint_index_free(gltf1_ctx *c, joint_index *x)
 {
-    uint32_t count = 0;
-    if (root_count == 0) {
-        for (uint32_t i = 0; i < asset->node_count; ++i)
-            if (asset->nodes[i].sid) {
-                out[count] = (candidate){asset->nodes[i].sid, count, i};
-                ++count;
-            }
-        return count;
-    }
-    for (uint32_t r = 0; r < root_count; ++r) {
-        uint32_t top = 0;
-        if (!seen[roots[r]]) {
-            seen[roots[r]] = true;
-            stack[top++] = roots[r];
-        }
-        while (top) {
-            uint32_t n = stack[--top];
-            const vs_node *node = &asset->nodes[n];
-            if (node->sid) {
-                out[count] = (candidate){node->sid, count, n};
-                ++count;
-            }
-            /* Push in reverse so children are visited in file order. */
-            for (uint32_t k = node->child_count; k-- > 0;) {
-                uint32_t ch = node->children[k];
-                if (!seen[ch]) {
-                    seen[ch] = true;
-                    stack[top++] = ch;
-                }
-            }
-        }
-    }
-    return count;
+    mem_free(c->io.alloc, x->enter);
+    mem_free(c->io.alloc, x->leave);
+    mem_free(c->io.alloc, x->by_place);
+    mem_free(c->io.alloc, x->by_index);
 }
 
-static vs_result resolve_joints(gltf1_ctx *c, const file_skin *fs,
-                                const char *skin_id, const uint32_t *roots,
-                                uint32_t root_count, const char *path,
-                                uint32_t *joints)
+/* The walk from every node without a parent; a node on a cycle is never
+ * reached and keeps an empty run (vs_priv_asset_finalize reports the
+ * cycle). */
+static vs_result joint_index_build(gltf1_ctx *c, joint_index *x)
 {
-    uint32_t n = c->asset->node_count;
-    bool *seen = mem_calloc(c->io.alloc, n ? n : 1, sizeof *seen);
-    uint32_t *stack = mem_alloc(c->io.alloc, (n ? n : 1) * sizeof *stack);
-    candidate *cand = mem_alloc(c->io.alloc, (n ? n : 1) * sizeof *cand);
+    const vs_asset *asset = c->asset;
+    const uint32_t n = asset->node_count, m = n ? n : 1;
+    x->enter = mem_alloc(c->io.alloc, m * sizeof *x->enter);
+    x->leave = mem_alloc(c->io.alloc, m * sizeof *x->leave);
+    x->by_place = mem_alloc(c->io.alloc, m * sizeof *x->by_place);
+    x->by_index = mem_alloc(c->io.alloc, m * sizeof *x->by_index);
+    bool *child = mem_calloc(c->io.alloc, m, sizeof *child);
+    uint32_t *stack = mem_alloc(c->io.alloc, m * sizeof *stack);
+    uint32_t *next = mem_calloc(c->io.alloc, m, sizeof *next);
     vs_result r = VS_OK;
-    if (!seen || !stack || !cand) {
-        r = gltf1_fail(c, VS_ERROR_OUT_OF_MEMORY, path, "out of memory");
+    if (!x->enter || !x->leave || !x->by_place || !x->by_index || !child ||
+        !stack || !next) {
+        r = set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                      "%s: skins: out of memory", c->src);
         goto done;
     }
-    uint32_t count =
-        collect_candidates(c->asset, roots, root_count, seen, stack, cand);
-    qsort(cand, count, sizeof *cand, candidate_compare);
-    uint32_t k = 0;
-    for (const cJSON *e = fs->joint_names->child; e; e = e->next, ++k) {
-        /* Lower bound: the first candidate with this name. */
-        uint32_t lo = 0, hi = count;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (strcmp(cand[mid].sid, e->valuestring) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
+    for (uint32_t i = 0; i < n; ++i) {
+        x->enter[i] = x->leave[i] = UINT32_MAX;
+        for (uint32_t k = 0; k < asset->nodes[i].child_count; ++k) {
+            const uint32_t ch = asset->nodes[i].children[k];
+            if (ch >= n) continue;
+            x->broken |= child[ch];
+            child[ch] = true;
         }
-        if (lo == count || strcmp(cand[lo].sid, e->valuestring) != 0) {
-            r = gltf1_fail(c, VS_ERROR_INVALID, path,
-                           "skin \"%.*s\" joint \"%.*s\" (jointNames[%u]): no "
-                           "node with this jointName %s",
-                           GLTF1_ID_SHOWN, skin_id, GLTF1_ID_SHOWN,
-                           e->valuestring, k,
-                           root_count ? "under the skeletons"
-                                      : "exists (the node has no skeletons)");
-            goto done;
-        }
-        joints[k] = cand[lo].node;
     }
+    uint32_t place = 0;
+    for (uint32_t root = 0; root < n; ++root) {
+        if (child[root]) continue;
+        uint32_t top = 0;
+        x->enter[root] = place++;
+        stack[top++] = root;
+        while (top) {
+            const uint32_t at = stack[top - 1];
+            const vs_node *node = &asset->nodes[at];
+            if (next[at] == node->child_count) {
+                x->leave[at] = place;
+                --top;
+                continue;
+            }
+            const uint32_t ch = node->children[next[at]++];
+            if (ch >= n || x->enter[ch] != UINT32_MAX) continue;
+            x->enter[ch] = place++;
+            stack[top++] = ch;
+        }
+    }
+    x->broken |= place != n;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!asset->nodes[i].sid) continue;
+        x->by_index[x->count] = (candidate){asset->nodes[i].sid, i, i};
+        x->by_place[x->count++] =
+            (candidate){asset->nodes[i].sid, x->enter[i], i};
+    }
+    qsort(x->by_index, x->count, sizeof *x->by_index, candidate_compare);
+    qsort(x->by_place, x->count, sizeof *x->by_place, candidate_compare);
 done:
-    mem_free(c->io.alloc, seen);
+    mem_free(c->io.alloc, child);
     mem_free(c->io.alloc, stack);
-    mem_free(c->io.alloc, cand);
+    mem_free(c->io.alloc, next);
     return r;
 }
 
+/* The first candidate named sid at or after `order`, or count. */
+static uint32_t lower_bound(const candidate *cand, uint32_t count,
+                            const char *sid, uint32_t order)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int d = strcmp(cand[mid].sid, sid);
+        if (d < 0 || (d == 0 && cand[mid].order < order))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* glTF 1.0: each joint is the node with its jointName in the subtrees of
+ * the skeletons, searched in their order (the first found wins), or among
+ * every node, first in the file, when there are none. */
+static vs_result resolve_joints(gltf1_ctx *c, joint_index *x,
+                                const file_skin *fs, const char *skin_id,
+                                const uint32_t *roots, uint32_t root_count,
+                                const char *path, uint32_t *joints)
+{
+    const uint64_t cost =
+        (uint64_t)fs->joint_count * (root_count ? root_count : 1);
+    const uint64_t limit = asset_limits(c->asset)->max_instanced_vertices;
+    if (cost > limit || x->work > limit - cost)
+        return gltf1_fail(c, VS_ERROR_LIMIT, path,
+                          "resolving the jointNames of every skin instance "
+                          "takes more than %llu lookups "
+                          "(max_instanced_vertices)",
+                          (unsigned long long)limit);
+    x->work += cost;
+    uint32_t k = 0;
+    for (const cJSON *e = fs->joint_names->child; e; e = e->next, ++k) {
+        const char *sid = e->valuestring;
+        int64_t found = -1;
+        if (root_count == 0) {
+            uint32_t i = lower_bound(x->by_index, x->count, sid, 0);
+            if (i < x->count && strcmp(x->by_index[i].sid, sid) == 0)
+                found = x->by_index[i].node;
+        }
+        for (uint32_t r = 0; r < root_count && found < 0; ++r) {
+            const uint32_t from = x->enter[roots[r]], to = x->leave[roots[r]];
+            if (from == UINT32_MAX) continue;
+            uint32_t i = lower_bound(x->by_place, x->count, sid, from);
+            if (i < x->count && strcmp(x->by_place[i].sid, sid) == 0 &&
+                x->by_place[i].order < to)
+                found = x->by_place[i].node;
+        }
+        if (found < 0 && x->broken) found = 0;
+        if (found < 0)
+            return gltf1_fail(c, VS_ERROR_INVALID, path,
+                              "skin \"%.*s\" joint \"%.*s\" (jointNames[%u]): "
+                              "no node with this jointName %s",
+                              GLTF1_ID_SHOWN, skin_id, GLTF1_ID_SHOWN, sid, k,
+                              root_count ? "under the skeletons"
+                                         : "exists (the node has no "
+                                           "skeletons)");
+        joints[k] = (uint32_t)found;
+    }
+    return VS_OK;
+}
+
 /* Instance bookkeeping: which file skin and skeleton list a vs_skin came
- * from, so identical instances share one vs_skin. */
+ * from, so identical instances share one vs_skin; found through a hash
+ * table, as a scan of the instances per node would cost nodes x skins. */
 typedef struct instance {
     uint32_t file_skin;
     const uint32_t *roots;
     uint32_t root_count;
 } instance;
 
-static int32_t find_instance(const instance *inst, uint32_t count, uint32_t s,
-                             const uint32_t *roots, uint32_t n)
+static uint64_t instance_hash(uint32_t s, const uint32_t *roots, uint32_t n)
 {
-    for (uint32_t i = 0; i < count; ++i)
-        if (inst[i].file_skin == s && inst[i].root_count == n &&
-            (n == 0 || memcmp(inst[i].roots, roots, n * sizeof *roots) == 0))
-            return (int32_t)i;
-    return -1;
+    uint64_t h = 1469598103934665603ull ^ s; /* FNV-1a over the indices */
+    for (uint32_t i = 0; i < n; ++i) h = (h ^ roots[i]) * 1099511628211ull;
+    return (h ^ n) * 1099511628211ull;
+}
+
+/* The slot of (s, roots) in table (size a power of two, entries are
+ * instance numbers + 1): the instance's, or the empty one to take. */
+static uint32_t *find_instance(uint32_t *table, uint32_t size,
+                               const instance *inst, uint32_t s,
+                               const uint32_t *roots, uint32_t n)
+{
+    uint32_t slot = (uint32_t)instance_hash(s, roots, n) & (size - 1);
+    for (;; slot = (slot + 1) & (size - 1)) {
+        if (!table[slot]) return &table[slot];
+        const instance *i = &inst[table[slot] - 1];
+        if (i->file_skin == s && i->root_count == n &&
+            (n == 0 || memcmp(i->roots, roots, n * sizeof *roots) == 0))
+            return &table[slot];
+    }
 }
 
 static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
-                             vs_skin *skins, instance *inst)
+                             vs_skin *skins, instance *inst, uint32_t *table,
+                             uint32_t table_size, joint_index *x)
 {
     vs_node *nodes = (vs_node *)c->asset->nodes;
     for (uint32_t i = 0; i < c->nodes.count; ++i) {
@@ -223,9 +303,10 @@ static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
                                    &root_count)) != VS_OK)
             return r;
         uint32_t count = c->asset->skin_count;
-        int32_t found = find_instance(inst, count, s, roots, root_count);
-        if (found >= 0) {
-            nodes[i].skin = found;
+        uint32_t *slot =
+            find_instance(table, table_size, inst, s, roots, root_count);
+        if (*slot) {
+            nodes[i].skin = (int32_t)(*slot - 1);
             continue;
         }
         const file_skin *fs = &files[s];
@@ -234,7 +315,7 @@ static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
                          sizeof *joints, c->error, field);
         if (!joints) return c->error->code;
         gltf1_pathf(field, "%s.%s", path, root_count ? "skeletons" : "skin");
-        if ((r = resolve_joints(c, fs, c->skins.items[s]->string, roots,
+        if ((r = resolve_joints(c, x, fs, c->skins.items[s]->string, roots,
                                 root_count, field, joints)) != VS_OK)
             return r;
         vs_skin *skin = &skins[count];
@@ -245,6 +326,7 @@ static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
         xform_copy(fs->bsm, skin->bind_shape_matrix);
         skin->skeleton = root_count ? (int32_t)roots[0] : -1;
         inst[count] = (instance){s, roots, root_count};
+        *slot = count + 1;
         nodes[i].skin = (int32_t)count;
         c->asset->skin_count = count + 1;
     }
@@ -257,13 +339,16 @@ vs_result gltf1_load_skins(gltf1_ctx *c)
     for (uint32_t i = 0; i < c->nodes.count; ++i)
         if (cJSON_GetObjectItemCaseSensitive(c->nodes.items[i], "skin"))
             ++users;
-    uint32_t nf = c->skins.count;
+    uint32_t nf = c->skins.count, table_size = 2;
+    while (table_size < 2 * (uint64_t)users) table_size *= 2;
     file_skin *files = mem_calloc(c->io.alloc, nf ? nf : 1, sizeof *files);
     instance *inst = mem_calloc(c->io.alloc, users ? users : 1, sizeof *inst);
+    uint32_t *table = mem_calloc(c->io.alloc, table_size, sizeof *table);
+    joint_index x = {0};
     vs_skin *skins = vs_priv_asset_calloc(c->asset, users ? users : 1, sizeof *skins,
                                   c->error, "skins");
     vs_result r = VS_OK;
-    if (!files || !inst) {
+    if (!files || !inst || !table) {
         r = set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                       "%s: skins: out of memory", c->src);
     } else if (!skins) {
@@ -273,9 +358,13 @@ vs_result gltf1_load_skins(gltf1_ctx *c)
             r = load_file_skin(c, s, &files[s]);
         c->asset->skins = skins;
         c->asset->skin_count = 0;
-        if (r == VS_OK) r = instantiate(c, files, skins, inst);
+        if (r == VS_OK && users) r = joint_index_build(c, &x);
+        if (r == VS_OK)
+            r = instantiate(c, files, skins, inst, table, table_size, &x);
     }
+    joint_index_free(c, &x);
     mem_free(c->io.alloc, files);
     mem_free(c->io.alloc, inst);
+    mem_free(c->io.alloc, table);
     return r;
 }

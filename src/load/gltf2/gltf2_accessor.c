@@ -22,7 +22,7 @@ static const struct {
              {"MAT4", 16, true}};
 
 /* A parsed accessor: the dense part plus the sparse substitution. */
-typedef struct parsed {
+typedef struct gltf2_parsed {
     gltf_accessor_desc desc;
     const char *type;
     uint32_t sparse_count;
@@ -30,6 +30,8 @@ typedef struct parsed {
     gltf_accessor_desc sparse_values;  /* same type as the accessor */
     bool has_source;  /* a bufferView or sparse values (else all zeros) */
     bool unavailable; /* a view's buffer has no data to read */
+    bool has_bounds;  /* min and max present */
+    bool valid;       /* parsed and checked by gltf2_check_accessors */
 } parsed;
 
 #define FAIL(...) set_error(c->error, VS_ERROR_INVALID, __VA_ARGS__)
@@ -201,6 +203,8 @@ static vs_result parse(gltf2_ctx *c, uint32_t index, const char *path,
                    &p->unavailable)) != VS_OK)
         return r;
     p->has_source = cJSON_GetObjectItemCaseSensitive(a, "bufferView") != NULL;
+    p->has_bounds = cJSON_GetObjectItemCaseSensitive(a, "min") &&
+                    cJSON_GetObjectItemCaseSensitive(a, "max");
     if (sparse) return parse_sparse(c, sparse, path, p, need_data);
     return VS_OK;
 }
@@ -262,10 +266,15 @@ static vs_result prepare(gltf2_ctx *c, int32_t index, const char *ref,
         return FAIL("%s: %s: accessor %d does not exist (%u accessors)",
                     c->src, ref, index, c->accessor_count);
     path_fmt(where, "%s: accessor %d", ref, index);
-    char path[GLTF2_PATH];
-    path_fmt(path, "accessors[%d]", index);
-    vs_result r = parse(c, (uint32_t)index, path, p, true);
-    if (r != VS_OK) return r;
+    if (c->parsed && c->parsed[index].valid) *p = c->parsed[index];
+    if (!c->parsed || !c->parsed[index].valid || p->unavailable) {
+        /* Not checked yet, or the data is needed now: parsing (again)
+         * says which buffer lacks it (the load ends there). */
+        char path[GLTF2_PATH];
+        path_fmt(path, "accessors[%d]", index);
+        vs_result r = parse(c, (uint32_t)index, path, p, true);
+        if (r != VS_OK) return r;
+    }
     return check_expect(c, p, where, e);
 }
 
@@ -322,11 +331,17 @@ vs_result gltf2_accessor_uints(gltf2_ctx *c, int32_t index, const char *ref,
     if (r != VS_OK) return r;
     uint32_t n = p.desc.components;
     size_t total = (size_t)p.desc.count * n;
-    /* Bounded like asset memory: a view-less accessor can claim any count. */
-    if (total * sizeof(uint32_t) > asset_limits(c->asset)->max_total_memory)
+    /* A view-less accessor can claim any count: the load's budget decides
+     * before anything is allocated. */
+    const mem_budget *budget = asset_budget(c->asset);
+    if (!budget_fits(budget, (uint64_t)total * sizeof(uint32_t)))
         return set_error(c->error, VS_ERROR_LIMIT,
-                         "%s: %s: %zu values exceed the memory limit", c->src,
-                         where, total);
+                         "%s: %s: %zu values exceed the memory limit "
+                         "(max_total_memory: %llu bytes for the whole load, "
+                         "%llu in use)",
+                         c->src, where, total,
+                         (unsigned long long)budget->limit,
+                         (unsigned long long)budget->used);
     uint32_t *u = mem_alloc(c->io.alloc, total * sizeof *u);
     if (!u)
         return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
@@ -393,12 +408,20 @@ vs_result gltf2_index_accessors(gltf2_ctx *c)
 
 vs_result gltf2_check_accessors(gltf2_ctx *c)
 {
+    c->parsed = mem_calloc(c->io.alloc,
+                           c->accessor_count ? c->accessor_count : 1,
+                           sizeof *c->parsed);
+    if (!c->parsed)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: accessors: out of memory", c->src);
     for (uint32_t i = 0; i < c->accessor_count; ++i) {
         char path[GLTF2_PATH];
         path_fmt(path, "accessors[%u]", i);
-        parsed p;
-        vs_result r = parse(c, i, path, &p, false);
+        parsed *pp = &c->parsed[i];
+        vs_result r = parse(c, i, path, pp, false);
         if (r != VS_OK) return r;
+        const parsed p = *pp;
+        pp->valid = true;
         if (p.unavailable) continue;
         if (!all_finite(&p.desc) || !all_finite(&p.sparse_values))
             return FAIL("%s: %s: holds a non-finite float", c->src, path);
@@ -415,16 +438,26 @@ bool gltf2_accessor_info(const gltf2_ctx *c, int32_t index,
                          gltf2_accessor_summary *out)
 {
     if (index < 0 || (uint32_t)index >= c->accessor_count) return false;
-    const cJSON *a = c->accessor_items[index];
-    if (!cJSON_IsObject(a)) return false;
-    const cJSON *count = cJSON_GetObjectItemCaseSensitive(a, "count");
-    const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(a, "componentType");
-    out->count = cJSON_IsNumber(count) ? (uint32_t)count->valuedouble : 0;
-    out->component_type =
-        cJSON_IsNumber(ctype) ? (uint32_t)ctype->valuedouble : 0;
-    out->has_source = cJSON_GetObjectItemCaseSensitive(a, "bufferView") ||
-                      cJSON_GetObjectItemCaseSensitive(a, "sparse");
-    out->has_bounds = cJSON_GetObjectItemCaseSensitive(a, "min") &&
-                      cJSON_GetObjectItemCaseSensitive(a, "max");
+    const parsed *p = c->parsed ? &c->parsed[index] : NULL;
+    if (!p || !p->valid) {
+        /* Before the check: straight from the JSON. */
+        const cJSON *a = c->accessor_items[index];
+        if (!cJSON_IsObject(a)) return false;
+        const cJSON *count = cJSON_GetObjectItemCaseSensitive(a, "count");
+        const cJSON *ctype =
+            cJSON_GetObjectItemCaseSensitive(a, "componentType");
+        out->count = cJSON_IsNumber(count) ? (uint32_t)count->valuedouble : 0;
+        out->component_type =
+            cJSON_IsNumber(ctype) ? (uint32_t)ctype->valuedouble : 0;
+        out->has_source = cJSON_GetObjectItemCaseSensitive(a, "bufferView") ||
+                          cJSON_GetObjectItemCaseSensitive(a, "sparse");
+        out->has_bounds = cJSON_GetObjectItemCaseSensitive(a, "min") &&
+                          cJSON_GetObjectItemCaseSensitive(a, "max");
+        return true;
+    }
+    out->count = p->desc.count;
+    out->component_type = p->desc.component_type;
+    out->has_source = p->has_source || p->sparse_count != 0;
+    out->has_bounds = p->has_bounds;
     return true;
 }

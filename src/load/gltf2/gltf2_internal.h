@@ -46,6 +46,9 @@ typedef struct gltf2_ctx {
     /* accessors[i] by index: cJSON arrays are linked lists, and a lookup per
      * reference would make loading quadratic in the accessor count. */
     const cJSON **accessor_items;
+    /* Every accessor's JSON read once (gltf2_check_accessors): reading an
+     * accessor object per reference would cost references x its members. */
+    struct gltf2_parsed *parsed;
     uint32_t node_count;
     uint32_t skin_count;   /* root "skins" array size (before loading) */
     uint32_t camera_count; /* root "cameras" array size */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "load/loaders.h"
 #include "load/gltf2/gltf2_internal.h"
@@ -39,6 +40,14 @@ static bool listed(const cJSON *arr, const char *name)
     return false;
 }
 
+static int by_string(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static vs_result check_required(gltf2_ctx *c, const cJSON *req,
+                                const char **names, uint32_t nu);
+
 static vs_result check_extensions(gltf2_ctx *c)
 {
     const cJSON *used, *req, *e;
@@ -47,13 +56,36 @@ static vs_result check_extensions(gltf2_ctx *c)
     if ((r = json_array(c, c->root, "extensionsUsed", "", &used, &nu)) ||
         (r = json_array(c, c->root, "extensionsRequired", "", &req, &nr)))
         return r;
+    /* extensionsUsed sorted once (gltf2_check_root made them strings): a
+     * scan of it per required name would cost required x used. */
+    const char **names = mem_alloc(c->io.alloc, (nu ? nu : 1) * sizeof *names);
+    if (!names)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: extensionsUsed: out of memory", c->src);
+    cJSON_ArrayForEach(e, used) names[i++] = e->valuestring;
+    qsort(names, nu, sizeof *names, by_string);
+    r = check_required(c, req, names, nu);
+    mem_free(c->io.alloc, names);
+    if (r != VS_OK) return r;
+    /* KHR_mesh_quantization widens the component types of vertex attributes
+     * and morph deltas; its spec requires it in extensionsRequired, so data
+     * that needs it without that promise is refused by the accessor checks. */
+    c->quantization = listed(req, "KHR_mesh_quantization");
+    return VS_OK;
+}
+
+static vs_result check_required(gltf2_ctx *c, const cJSON *req,
+                                const char **names, uint32_t nu)
+{
+    const cJSON *e;
+    uint32_t i = 0;
     cJSON_ArrayForEach(e, req)
     {
         if (!cJSON_IsString(e))
             return set_error(c->error, VS_ERROR_INVALID,
                              "%s: extensionsRequired[%u]: must be a string",
                              c->src, i);
-        if (!listed(used, e->valuestring))
+        if (!bsearch(&e->valuestring, names, nu, sizeof *names, by_string))
             return set_error(c->error, VS_ERROR_INVALID,
                              "%s: extensionsRequired[%u]: \"%s\" is not in "
                              "extensionsUsed",
@@ -65,10 +97,6 @@ static vs_result check_extensions(gltf2_ctx *c)
                              c->src, i, e->valuestring);
         ++i;
     }
-    /* KHR_mesh_quantization widens the component types of vertex attributes
-     * and morph deltas; its spec requires it in extensionsRequired, so data
-     * that needs it without that promise is refused by the accessor checks. */
-    c->quantization = listed(req, "KHR_mesh_quantization");
     return VS_OK;
 }
 

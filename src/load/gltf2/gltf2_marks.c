@@ -49,6 +49,8 @@ void gltf2_ctx_free(gltf2_ctx *c)
     mem_free(c->io.alloc, c->mark_stamp);
     mem_free(c->io.alloc, c->mark_bits);
     mem_free(c->io.alloc, c->accessor_items);
+    mem_free(c->io.alloc, c->parsed);
+    c->parsed = NULL;
     c->mark_stamp = NULL;
     c->mark_bits = NULL;
     c->accessor_items = NULL;

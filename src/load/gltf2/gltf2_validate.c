@@ -4,9 +4,11 @@
  * lists hold unique strings, root extensions are objects) and, once vs_priv_asset_finalize has linked
  * the hierarchy, the links between objects that the hierarchy decides
  * (node weights vs morph targets, skin.skeleton as the joints' root). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
 #define FAIL(...) set_error(c->error, VS_ERROR_INVALID, __VA_ARGS__)
@@ -16,25 +18,58 @@ static const char *const collections[] = {
     "images",    "materials",  "meshes",  "nodes",       "samplers",
     "scenes",    "skins",      "textures", NULL};
 
+typedef struct named {
+    const char *name;
+    int index;
+} named;
+
+static int by_name_index(const void *a, const void *b)
+{
+    const named *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Schema: an array of unique strings. Sorted once, so that the check costs
+ * n log n, not a comparison of every pair; the message names the first
+ * repeat in file order. */
 static vs_result check_names(gltf2_ctx *c, const char *key)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(c->root, key);
     if (!arr) return VS_OK;
     if (!cJSON_IsArray(arr))
         return FAIL("%s: %s: must be an array of strings", c->src, key);
-    int i = 0;
-    const cJSON *e, *f;
+    int n = 0;
+    const cJSON *e;
     cJSON_ArrayForEach(e, arr)
     {
         if (!cJSON_IsString(e))
-            return FAIL("%s: %s[%d]: must be a string", c->src, key, i);
-        /* Schema: uniqueItems. */
-        for (f = arr->child; f != e; f = f->next)
-            if (strcmp(f->valuestring, e->valuestring) == 0)
-                return FAIL("%s: %s[%d]: \"%s\" is listed twice", c->src,
-                            key, i, e->valuestring);
-        ++i;
+            return FAIL("%s: %s[%d]: must be a string", c->src, key, n);
+        ++n;
     }
+    named *all = mem_alloc(c->io.alloc, (size_t)(n ? n : 1) * sizeof *all);
+    if (!all)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: %s: out of memory", c->src, key);
+    n = 0;
+    cJSON_ArrayForEach(e, arr)
+    {
+        all[n] = (named){e->valuestring, n};
+        ++n;
+    }
+    qsort(all, (size_t)n, sizeof *all, by_name_index);
+    int repeat = -1;
+    const char *name = NULL;
+    for (int i = 1; i < n; ++i)
+        if (strcmp(all[i - 1].name, all[i].name) == 0 &&
+            (repeat < 0 || all[i].index < repeat)) {
+            repeat = all[i].index;
+            name = all[i].name;
+        }
+    mem_free(c->io.alloc, all);
+    if (repeat >= 0)
+        return FAIL("%s: %s[%d]: \"%s\" is listed twice", c->src, key, repeat,
+                    name);
     return VS_OK;
 }
 
@@ -66,14 +101,73 @@ vs_result gltf2_check_root(gltf2_ctx *c)
     return VS_OK;
 }
 
-/* True when `root` is `node` or one of its ancestors. */
-static bool is_ancestor_or_self(const vs_asset *a, uint32_t root,
-                                uint32_t node)
+/* Each node's place in a depth-first walk of the forest (valid after
+ * vs_priv_asset_finalize) and the end of its subtree's run of places, so
+ * that "a is an ancestor of b" is two comparisons: a walk up per joint
+ * would cost joints x depth. enter and leave hold node_count entries. */
+static bool subtree_runs(gltf2_ctx *c, uint32_t *enter, uint32_t *leave)
 {
-    /* Parents are acyclic after vs_priv_asset_finalize, so the walk ends. */
-    for (int32_t n = (int32_t)node; n >= 0; n = a->nodes[n].parent)
-        if ((uint32_t)n == root) return true;
-    return false;
+    const vs_asset *a = c->asset;
+    const uint32_t n = a->node_count;
+    uint32_t *stack = mem_alloc(c->io.alloc, (n ? n : 1) * sizeof *stack);
+    uint32_t *next = mem_calloc(c->io.alloc, n ? n : 1, sizeof *next);
+    bool ok = stack && next;
+    uint32_t place = 0;
+    for (uint32_t root = 0; ok && root < n; ++root) {
+        if (a->nodes[root].parent >= 0) continue;
+        uint32_t top = 0;
+        enter[root] = place++;
+        stack[top++] = root;
+        while (top) {
+            const uint32_t at = stack[top - 1];
+            if (next[at] == a->nodes[at].child_count) {
+                leave[at] = place;
+                --top;
+                continue;
+            }
+            const uint32_t ch = a->nodes[at].children[next[at]++];
+            enter[ch] = place++;
+            stack[top++] = ch;
+        }
+    }
+    mem_free(c->io.alloc, stack);
+    mem_free(c->io.alloc, next);
+    return ok;
+}
+
+static vs_result check_skeletons(gltf2_ctx *c)
+{
+    const vs_asset *a = c->asset;
+    bool any = false;
+    for (uint32_t s = 0; s < a->skin_count; ++s) any |= a->skins[s].skeleton >= 0;
+    if (!any) return VS_OK;
+    const uint32_t n = a->node_count ? a->node_count : 1;
+    uint32_t *enter = mem_alloc(c->io.alloc, n * sizeof *enter);
+    uint32_t *leave = mem_alloc(c->io.alloc, n * sizeof *leave);
+    vs_result r = VS_OK;
+    if (!enter || !leave || !subtree_runs(c, enter, leave))
+        r = set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                      "%s: skins: out of memory", c->src);
+    for (uint32_t s = 0; r == VS_OK && s < a->skin_count; ++s) {
+        const vs_skin *skin = &a->skins[s];
+        if (skin->skeleton < 0) continue;
+        const uint32_t root = (uint32_t)skin->skeleton;
+        /* §5.26 skin.skeleton: "the node used as a skeleton root", so it is
+         * an ancestor of (or one of) every joint. Joints without any common
+         * root are allowed: world-space skinning does not need one. */
+        for (uint32_t j = 0; j < skin->joint_count; ++j) {
+            const uint32_t at = enter[skin->joints[j]];
+            if (at < enter[root] || at >= leave[root]) {
+                r = FAIL("%s: skins[%u].skeleton: node %d is not an "
+                         "ancestor of joint %u (node %u)",
+                         c->src, s, skin->skeleton, j, skin->joints[j]);
+                break;
+            }
+        }
+    }
+    mem_free(c->io.alloc, enter);
+    mem_free(c->io.alloc, leave);
+    return r;
 }
 
 vs_result gltf2_check_links(gltf2_ctx *c)
@@ -94,18 +188,5 @@ vs_result gltf2_check_links(gltf2_ctx *c)
                         "has %u morph targets",
                         c->src, i, n->weight_count, n->mesh, targets);
     }
-    for (uint32_t s = 0; s < a->skin_count; ++s) {
-        const vs_skin *skin = &a->skins[s];
-        if (skin->skeleton < 0) continue;
-        /* §5.26 skin.skeleton: "the node used as a skeleton root", so it is
-         * an ancestor of (or one of) every joint. Joints without any common
-         * root are allowed: world-space skinning does not need one. */
-        for (uint32_t j = 0; j < skin->joint_count; ++j)
-            if (!is_ancestor_or_self(a, (uint32_t)skin->skeleton,
-                                     skin->joints[j]))
-                return FAIL("%s: skins[%u].skeleton: node %d is not an "
-                            "ancestor of joint %u (node %u)",
-                            c->src, s, skin->skeleton, j, skin->joints[j]);
-    }
-    return VS_OK;
+    return check_skeletons(c);
 }

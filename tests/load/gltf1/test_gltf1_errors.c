@@ -150,6 +150,19 @@ static void test_node_with_two_meshes_merges(void)
     vs_asset_free(a);
 }
 
+/* A skeleton on a cycle: the hierarchy's error is reported, not a joint
+ * that the lookup, which walks a forest, could not find. */
+static void test_skeleton_on_a_cycle_reports_the_cycle(void)
+{
+    const char *want[] = {"t.gltf: ", "node hierarchy has a cycle", NULL};
+    expect_error("{\"asset\":{\"version\":\"1.0\"},"
+                 "\"skins\":{\"s\":{\"jointNames\":[\"a\"]}},"
+                 "\"nodes\":{\"r\":{\"children\":[\"q\"]},"
+                 "\"q\":{\"children\":[\"r\"],\"jointName\":\"a\"},"
+                 "\"u\":{\"skin\":\"s\",\"skeletons\":[\"r\"]}}}",
+                 want);
+}
+
 int main(void)
 {
     RUN(test_missing_skin_id);
@@ -159,5 +172,6 @@ int main(void)
     RUN(test_gltf2_style_arrays_rejected);
     RUN(test_skin_instances_per_skeletons);
     RUN(test_node_with_two_meshes_merges);
+    RUN(test_skeleton_on_a_cycle_reports_the_cycle);
     return test_summary();
 }
