@@ -69,15 +69,15 @@ static void load_buffers(vd_doc *d, const char *base_dir, uint64_t max)
                 d->r->oom = true;
         } else if (i == 0 && d->glb_bin && d->glb_bin_size) {
             /* The BIN chunk lies in the file's bytes, which outlive d. */
-            *out = (gltf_bytes){(uint8_t *)d->glb_bin, d->glb_bin_size, false};
+            *out = (gltf_bytes){(uint8_t *)d->glb_bin, d->glb_bin_size, false, false};
         }
-        if (raw->data) *out = (gltf_bytes){raw->data, raw->size, false};
+        if (raw->data) *out = (gltf_bytes){raw->data, raw->size, false, false};
         /* byteLength bounds what views may use (the BIN chunk may be padded,
          * a file longer than declared is the validator's business). */
         if (out->data && length >= 0 && (uint64_t)length < out->size)
             out->size = (size_t)length;
         if (out->data && (length < 0 || (uint64_t)length > out->size))
-            *out = (gltf_bytes){NULL, 0, false};
+            *out = (gltf_bytes){NULL, 0, false, false};
         ++i;
     }
 }

@@ -84,7 +84,7 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
                          "release without read");
     vs_limits limits = vs_priv_limits_resolve(&load.limits);
     /* The raw pass reads the file, and its buffers, as the load does. */
-    const load_io io = {&load.allocator, &load.file_reader};
+    const load_io io = {.alloc = &load.allocator, .reader = &load.file_reader};
     file_bytes file;
     res = load_io_read(&io, path, limits.max_file_size, &file, error);
     if (res != VS_OK) return res;

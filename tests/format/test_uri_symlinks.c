@@ -129,7 +129,7 @@ static vs_result reader_read(const char *path, uint64_t max_size, void **data,
 static void a_file_reader_gets_the_path_unresolved(void)
 {
     char seen[256] = "";
-    load_io io = {NULL, &(vs_file_reader){reader_read, NULL, seen}};
+    load_io io = {.reader = &(vs_file_reader){reader_read, NULL, seen}};
     gltf_bytes b;
     vs_error err;
     CHECK_MSG(gltf_load_uri_io(&io, "scene.gltf", ASSET, "file_out.bin",

@@ -8,7 +8,7 @@
 
 #include "render_support.h"
 
-static const char *path = VS_TEST_DATA "/render/degenerate_primitives.gltf";
+static const char *path = VS_TEST_DATA "/degenerate/primitives.gltf";
 
 static void test_every_view_renders(void)
 {

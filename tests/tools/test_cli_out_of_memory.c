@@ -77,6 +77,7 @@ static void json_outputs_are_whole_or_absent(void)
     check_command("joints '" ASSET "' --time 0.5", NULL);
     check_command("info --json '" ASSET "'", NULL);
     check_command("info --bounds --json '" ASSET "'", NULL);
+    check_command("validate --json '" ASSET "'", NULL);
     static const char pose_json[] = VS_TEST_TMP "/oom_pose.json";
     check_command("pose '" ASSET "' --time 0.5 -o '" VS_TEST_TMP
                   "/oom_pose.json'",

@@ -103,7 +103,7 @@ vs_result collada_load(vs_asset *asset, const uint8_t *xml, size_t size,
     clear_error(ctx.error);
     asset->format = VS_FORMAT_COLLADA;
     const vs_allocator *alloc = asset_allocator(asset);
-    arena_init(&ctx.tmp, asset_limits(asset)->max_total_memory, alloc);
+    arena_init_budget(&ctx.tmp, asset_budget(asset), alloc);
     xmlParserCtxtPtr pctx = NULL;
     xmlDocPtr doc = NULL;
     vs_result r = collada_xml_read(&ctx, xml, size, &pctx, &doc);
@@ -118,5 +118,6 @@ vs_result collada_load(vs_asset *asset, const uint8_t *xml, size_t size,
     arena_free(&ctx.tmp);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(pctx);
+    budget_release(asset_budget(asset), ctx.xml_charged);
     return r;
 }

@@ -46,7 +46,11 @@ typedef struct collada_ctx {
     vs_error *error;
     const char *src; /* asset->source_name */
     const xmlNode *root;
+    /* Temporaries, charged to the load's one memory budget. */
     arena tmp;
+    /* The XML text and tree estimate charged to that budget while the
+     * document lives (collada_xml_read), given back after it is freed. */
+    uint64_t xml_charged;
 
     collada_id *ids; /* every element with an id, sorted by id */
     uint32_t id_count;

@@ -279,10 +279,12 @@ vs_result collada_xml_read(collada_ctx *ctx, const uint8_t *xml, size_t size,
         /* libxml2 copies the text it parses. */
         uint64_t cost = collada_xml_tree_cost(&census) + text_size +
                         (decoded ? text_size : 0);
-        if (size + cost > budget)
+        /* Charged to the load's budget, which already holds the file's
+         * bytes: the tree and the temporaries after it share what is left. */
+        if (!budget_charge(asset_budget(ctx->asset), cost))
             r = over_budget(ctx, size, "its XML tree", cost, budget);
         else
-            ctx->tmp.limit = budget - size - cost ? budget - size - cost : 1;
+            ctx->xml_charged = cost;
     }
     if (r == VS_OK && text_size > INT_MAX)
         r = set_error(ctx->error, VS_ERROR_LIMIT,
