@@ -217,7 +217,8 @@ bool gltf2w_tree_joint_roots(gltf2w_tree *t, const vs_asset *a, uint32_t node,
         t->need_at[node] = (uint32_t)start;
         t->need_count[node] = (uint32_t)(t->need_len - start);
     }
-    *out = t->need + t->need_at[node];
+    /* need is NULL until a first root is kept: no arithmetic on it then. */
+    *out = t->need_count[node] ? t->need + t->need_at[node] : NULL;
     *out_count = t->need_count[node];
     return true;
 }
