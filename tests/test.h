@@ -80,6 +80,33 @@ static inline size_t test_slurp_tmp(const char *name, unsigned char *buf,
     return n;
 }
 
+/* A whole file as a malloc'd NUL-terminated string, or NULL. */
+static inline char *test_read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)))
+        text[fread(text, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* How many lines of text start with prefix. */
+static inline int test_count_lines_starting(const char *text,
+                                            const char *prefix)
+{
+    int n = 0;
+    size_t len = strlen(prefix);
+    for (const char *line = text; line && *line;) {
+        if (strncmp(line, prefix, len) == 0) ++n;
+        line = strchr(line, '\n');
+        if (line) ++line;
+    }
+    return n;
+}
+
 /* Exits 77 (CTest "skipped") when the shared asset folder is absent. */
 static inline void require_shared_assets(void)
 {

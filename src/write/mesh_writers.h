@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
@@ -52,6 +53,10 @@ void primitive_triangle(const vs_primitive *prim, uint32_t t, uint32_t out[3]);
 uint32_t primitive_element(const vs_primitive *prim, uint32_t i);
 /* Number of elements (index_count, or vertex_count when not indexed). */
 uint32_t primitive_element_count(const vs_primitive *prim);
+/* The line OBJ and PLY open with, after their comment mark: "vskin
+ * VERSION: SOURCE, clip N "NAME", t = T" or "..., rest pose", the names
+ * escaped (vs_escape_text), and the newline. */
+void put_scene_label(FILE *f, const posed_scene *scene);
 /* Checks that every index is below the vertex count, so writers never
  * reference a vertex that is not there. */
 vs_result primitive_check_indices(const posed_object *object, vs_error *error);

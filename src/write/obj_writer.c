@@ -77,15 +77,8 @@ vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
     vs_result r = out_file_open(&out, path, &scene->allocator, error);
     if (r != VS_OK) return r;
     FILE *f = out.f;
-    fprintf(f, "# vskin %s: ", VS_VERSION_STRING);
-    text_put_escaped(f, scene->source);
-    if (scene->clip >= 0) {
-        fprintf(f, ", clip %d \"", scene->clip);
-        text_put_escaped(f, scene->clip_name);
-        fprintf(f, "\", t = %.9g\n", (double)scene->time);
-    } else {
-        fprintf(f, ", rest pose\n");
-    }
+    fputs("# ", f);
+    put_scene_label(f, scene);
     uint64_t v_base = 0, vn_base = 0;
     for (uint32_t o = 0; o < scene->object_count; ++o) {
         const posed_object *obj = &scene->objects[o];

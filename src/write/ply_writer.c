@@ -19,15 +19,8 @@ static bool all_have_normals(const posed_scene *scene)
 static void write_header(FILE *f, const posed_scene *scene, bool normals,
                          uint64_t vertices, uint64_t faces)
 {
-    fprintf(f, "ply\nformat ascii 1.0\ncomment vskin %s: ", VS_VERSION_STRING);
-    text_put_escaped(f, scene->source);
-    if (scene->clip >= 0) {
-        fprintf(f, ", clip %d \"", scene->clip);
-        text_put_escaped(f, scene->clip_name);
-        fprintf(f, "\", t = %.9g\n", (double)scene->time);
-    } else {
-        fprintf(f, ", rest pose\n");
-    }
+    fputs("ply\nformat ascii 1.0\ncomment ", f);
+    put_scene_label(f, scene);
     uint64_t first = 0;
     for (uint32_t o = 0; o < scene->object_count; ++o) {
         const posed_object *obj = &scene->objects[o];

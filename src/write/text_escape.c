@@ -4,12 +4,14 @@
  * start a line of its own in OBJ or PLY (`v ...`, `mtllib ...`), and an
  * escape sequence would drive the reader's terminal. Every such byte is
  * written as \xHH; a backslash too, so that every backslash in the result
- * starts an escape and no result ends a line with OBJ's continuation mark. */
+ * starts an escape and no result ends a line with OBJ's continuation mark.
+ * Also the label line OBJ and PLY open with, which quotes such names. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "write/mesh_writers.h"
 #include "write/text_escape.h"
 
 #include "vskin/vskin_tools.h"
@@ -91,5 +93,18 @@ void text_put_escaped(FILE *f, const char *text)
             fputs(piece, f);
             s += 1;
         }
+    }
+}
+
+void put_scene_label(FILE *f, const posed_scene *scene)
+{
+    fprintf(f, "vskin %s: ", VS_VERSION_STRING);
+    text_put_escaped(f, scene->source);
+    if (scene->clip >= 0) {
+        fprintf(f, ", clip %d \"", scene->clip);
+        text_put_escaped(f, scene->clip_name);
+        fprintf(f, "\", t = %.9g\n", (double)scene->time);
+    } else {
+        fprintf(f, ", rest pose\n");
     }
 }

@@ -23,18 +23,6 @@ static const char evil_gltf[] =
     "\"buffers\":[{\"byteLength\":36,\"uri\":\"data:application/"
     "octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA\"}]}";
 
-static int count_lines_starting(const char *text, const char *prefix)
-{
-    int n = 0;
-    size_t len = strlen(prefix);
-    for (const char *line = text; line && *line;) {
-        if (strncmp(line, prefix, len) == 0) ++n;
-        line = strchr(line, '\n');
-        if (line) ++line;
-    }
-    return n;
-}
-
 static bool has_control_bytes(const char *text)
 {
     for (const unsigned char *c = (const unsigned char *)text; *c; ++c)
@@ -53,16 +41,16 @@ static void info_and_pose_escape_names(void)
     cli_result r = cli_run("info '" VS_TEST_TMP "/evil_names.gltf'");
     CHECK_MSG(r.status == 0, "%s", r.err);
     CHECK(!has_control_bytes(r.out));
-    CHECK(count_lines_starting(r.out, "nodes:") == 1);
-    CHECK(count_lines_starting(r.out, "skins:") == 1);
-    CHECK(count_lines_starting(r.out, "clips:") == 1);
+    CHECK(test_count_lines_starting(r.out, "nodes:") == 1);
+    CHECK(test_count_lines_starting(r.out, "skins:") == 1);
+    CHECK(test_count_lines_starting(r.out, "clips:") == 1);
     CHECK(strstr(r.out, "mesh\\x0d\\x0aclips: 5") != NULL);
     free(r.out);
     free(r.err);
     r = cli_run("pose '" VS_TEST_TMP "/evil_names.gltf'");
     CHECK_MSG(r.status == 0, "%s", r.err);
     CHECK(!has_control_bytes(r.out));
-    CHECK(count_lines_starting(r.out, "skins: 7") == 0);
+    CHECK(test_count_lines_starting(r.out, "skins: 7") == 0);
     free(r.out);
     free(r.err);
     /* An error quoting the clip name the user asked for. */

@@ -4,8 +4,8 @@
  * and points are kept in OBJ and left out of PLY, bad indices are refused. */
 #include <cjson/cJSON.h>
 
-#include "write/mesh_writers.h"
 #include "test.h"
+#include "write/mesh_writers.h"
 
 static char *slurp(const char *path)
 {
@@ -176,19 +176,6 @@ static void out_of_range_index_is_refused(void)
           VS_ERROR_INVALID);
 }
 
-/* Counts the lines of text that start with prefix. */
-static int lines_starting(const char *text, const char *prefix)
-{
-    int n = 0;
-    size_t len = strlen(prefix);
-    for (const char *line = text; line && *line;) {
-        if (strncmp(line, prefix, len) == 0) ++n;
-        line = strchr(line, '\n');
-        if (line) ++line;
-    }
-    return n;
-}
-
 /* Names are the file author's: one with newlines must not add lines. */
 static void names_cannot_inject_lines(void)
 {
@@ -208,8 +195,8 @@ static void names_cannot_inject_lines(void)
     const char *text = slurp(obj);
     CHECK(text != NULL);
     if (text) {
-        CHECK(lines_starting(text, "v ") == 3);
-        CHECK(lines_starting(text, "mtllib") == 0);
+        CHECK(test_count_lines_starting(text, "v ") == 3);
+        CHECK(test_count_lines_starting(text, "mtllib") == 0);
         CHECK(strchr(text, '\r') == NULL && strchr(text, 0x1b) == NULL);
         CHECK(strstr(text, "o x\\x0av 666 666 666\\x0amtllib") != NULL);
     }
@@ -219,8 +206,8 @@ static void names_cannot_inject_lines(void)
     CHECK(text != NULL);
     if (text) {
         /* Every header line is a known keyword; the three vertices follow. */
-        CHECK(lines_starting(text, "v ") == 0 &&
-              lines_starting(text, "mtllib") == 0);
+        CHECK(test_count_lines_starting(text, "v ") == 0 &&
+              test_count_lines_starting(text, "mtllib") == 0);
         CHECK(strchr(text, '\r') == NULL && strchr(text, 0x1b) == NULL);
         CHECK(strstr(text, "element vertex 3\n") != NULL);
     }

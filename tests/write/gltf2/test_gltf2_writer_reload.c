@@ -13,26 +13,9 @@
 #define DAE VS_TEST_DATA "/collada/bind_shape_non_identity.dae"
 #define SKIN VS_TEST_DATA "/gltf2/SimpleSkin.gltf"
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 static void a_repeated_joint_gets_a_stand_in(void)
 {
-    char *text = read_all(DAE);
+    char *text = test_read_text(DAE);
     CHECK(text != NULL);
     if (!text) return;
     /* bone3 becomes a second bone2, with bone3's inverse bind matrix. */
