@@ -18,31 +18,8 @@
 #include <time.h>
 
 #include "test.h"
+#include "text_builder.h"
 #include "vskin/vskin.h"
-
-/* A growing string. */
-typedef struct text {
-    char *s;
-    size_t len, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s ? t->s + t->len : NULL,
-                          t->s ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (t->s && (size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = (t->cap + (size_t)n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        if (!t->s) abort();
-    }
-}
 
 /* Drops a trailing ',' (the generators end each list item with one). */
 static void unput_comma(text *t)

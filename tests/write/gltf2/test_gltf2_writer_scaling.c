@@ -10,31 +10,9 @@
 #include <time.h>
 
 #include "test.h"
+#include "text_builder.h"
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
-
-typedef struct text {
-    char *s;
-    size_t len, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    va_list again;
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (t->len + (size_t)n + 1 > t->cap) {
-        t->cap = 2 * (t->len + (size_t)n + 1);
-        t->s = realloc(t->s, t->cap);
-        if (!t->s) abort();
-    }
-    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, again);
-    va_end(again);
-    t->len += (size_t)n;
-}
 
 /* One triangle skinned to joint 0, as a data URI. */
 static void put_mesh(text *t)
