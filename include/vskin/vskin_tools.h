@@ -337,7 +337,7 @@ const char *vs_node_label(const vs_asset *asset, uint32_t node, char *buf,
 
 /** Copies `text` (NULL: "") into `out` (`size` bytes, always NUL-terminated
  * when size > 0) with every byte that could change how a line-based text
- * file or a terminal reads it written as the four characters \xHH: ASCII
+ * file or a terminal reads it written as the four characters \\xHH: ASCII
  * and C1 control characters, DEL, the backslash itself, and bytes that are
  * not valid UTF-8. Valid UTF-8 otherwise passes unchanged. The writers of
  * OBJ and PLY apply it to every name they write, and the CLI to every name
