@@ -163,7 +163,8 @@ static void whole_asset(const uint8_t *data, size_t size)
     if (vs_pose_create(asset, &pose, &error) == VS_OK) {
         vs_pose_update_world(pose);
         float lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
-        vs_pose_fast_bounds(pose, NULL, lo, hi);
+        /* An error or no vertex leaves zeros: framed like any box. */
+        vs_pose_fast_bounds(pose, NULL, lo, hi, NULL, &error);
         frame(lo, hi, asset->up_axis);
         skeleton(asset, pose);
         vs_pose_free(pose);
