@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/subtree_runs.h"
 #include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -101,53 +102,23 @@ vs_result gltf2_check_root(gltf2_ctx *c)
     return VS_OK;
 }
 
-/* Each node's place in a depth-first walk of the forest (valid after
- * vs_priv_asset_finalize) and the end of its subtree's run of places, so
- * that "a is an ancestor of b" is two comparisons: a walk up per joint
- * would cost joints x depth. enter and leave hold node_count entries. */
-static bool subtree_runs(gltf2_ctx *c, uint32_t *enter, uint32_t *leave)
-{
-    const vs_asset *a = c->asset;
-    const uint32_t n = a->node_count;
-    uint32_t *stack = mem_alloc(c->io.alloc, (n ? n : 1) * sizeof *stack);
-    uint32_t *next = mem_calloc(c->io.alloc, n ? n : 1, sizeof *next);
-    bool ok = stack && next;
-    uint32_t place = 0;
-    for (uint32_t root = 0; ok && root < n; ++root) {
-        if (a->nodes[root].parent >= 0) continue;
-        uint32_t top = 0;
-        enter[root] = place++;
-        stack[top++] = root;
-        while (top) {
-            const uint32_t at = stack[top - 1];
-            if (next[at] == a->nodes[at].child_count) {
-                leave[at] = place;
-                --top;
-                continue;
-            }
-            const uint32_t ch = a->nodes[at].children[next[at]++];
-            enter[ch] = place++;
-            stack[top++] = ch;
-        }
-    }
-    mem_free(c->io.alloc, stack);
-    mem_free(c->io.alloc, next);
-    return ok;
-}
-
 static vs_result check_skeletons(gltf2_ctx *c)
 {
     const vs_asset *a = c->asset;
     bool any = false;
     for (uint32_t s = 0; s < a->skin_count; ++s) any |= a->skins[s].skeleton >= 0;
     if (!any) return VS_OK;
+    /* Subtree runs: a walk up per joint would cost joints x depth. */
     const uint32_t n = a->node_count ? a->node_count : 1;
-    uint32_t *enter = mem_alloc(c->io.alloc, n * sizeof *enter);
-    uint32_t *leave = mem_alloc(c->io.alloc, n * sizeof *leave);
+    uint32_t *pre = mem_alloc(c->io.alloc, n * sizeof *pre);
+    uint32_t *size = mem_alloc(c->io.alloc, n * sizeof *size);
+    uint32_t *next = mem_alloc(c->io.alloc, n * sizeof *next);
     vs_result r = VS_OK;
-    if (!enter || !leave || !subtree_runs(c, enter, leave))
+    if (!pre || !size || !next)
         r = set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                       "%s: skins: out of memory", c->src);
+    else
+        asset_subtree_runs(a, pre, size, next);
     for (uint32_t s = 0; r == VS_OK && s < a->skin_count; ++s) {
         const vs_skin *skin = &a->skins[s];
         if (skin->skeleton < 0) continue;
@@ -156,8 +127,7 @@ static vs_result check_skeletons(gltf2_ctx *c)
          * an ancestor of (or one of) every joint. Joints without any common
          * root are allowed: world-space skinning does not need one. */
         for (uint32_t j = 0; j < skin->joint_count; ++j) {
-            const uint32_t at = enter[skin->joints[j]];
-            if (at < enter[root] || at >= leave[root]) {
+            if (!asset_subtree_contains(pre, size, root, skin->joints[j])) {
                 r = FAIL("%s: skins[%u].skeleton: node %d is not an "
                          "ancestor of joint %u (node %u)",
                          c->src, s, skin->skeleton, j, skin->joints[j]);
@@ -165,8 +135,9 @@ static vs_result check_skeletons(gltf2_ctx *c)
             }
         }
     }
-    mem_free(c->io.alloc, enter);
-    mem_free(c->io.alloc, leave);
+    mem_free(c->io.alloc, pre);
+    mem_free(c->io.alloc, size);
+    mem_free(c->io.alloc, next);
     return r;
 }
 

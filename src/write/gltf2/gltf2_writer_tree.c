@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The node forest as the writer queries it: each node's root, and pre-order
- * intervals (a node is an ancestor-or-self of another exactly when the
- * other's pre-order number falls in its interval), built once in linear
- * time, so that "is the skeleton a common root of the joints" and "which
- * joint roots does this scene need" cost no walk up the hierarchy per
- * joint, per skinned node or per scene. */
+ * runs (asset/subtree_runs.h), built once in linear time, so that "is the
+ * skeleton a common root of the joints" and "which joint roots does this scene
+ * need" cost no walk up the hierarchy per joint, per skinned node or per scene.
+ */
 #include <stdlib.h>
 
+#include "asset/subtree_runs.h"
 #include "base/alloc.h"
 #include "write/gltf2/gltf2_writer.h"
 
@@ -59,34 +59,6 @@ static uint32_t next_stamp(gltf2w_tree *t)
     return t->stamp;
 }
 
-/* Pre-order numbers from subtree sizes, in node_order (parents first): a
- * node's first child starts right after it, each next child after the
- * previous child's subtree. */
-static void number_nodes(const vs_asset *a, gltf2w_tree *t, uint32_t *next)
-{
-    for (uint32_t n = 0; n < a->node_count; ++n)
-        t->size[n] = 1;
-    for (uint32_t k = a->node_count; k-- > 0;) {
-        uint32_t n = a->node_order[k];
-        if (a->nodes[n].parent >= 0) t->size[a->nodes[n].parent] += t->size[n];
-    }
-    uint32_t counter = 0;
-    for (uint32_t k = 0; k < a->node_count; ++k) {
-        uint32_t n = a->node_order[k];
-        int32_t p = a->nodes[n].parent;
-        if (p < 0) {
-            t->root[n] = n;
-            t->pre[n] = counter;
-            counter += t->size[n];
-        } else {
-            t->root[n] = t->root[p];
-            t->pre[n] = next[p];
-            next[p] += t->size[n];
-        }
-        next[n] = t->pre[n] + 1;
-    }
-}
-
 static bool skin_roots(const vs_asset *a, gltf2w_tree *t)
 {
     size_t total = 0;
@@ -133,7 +105,12 @@ gltf2w_tree *gltf2w_tree_build(const vs_asset *a, const vs_allocator *alloc)
               t->need_count && t->node_stamp && t->skin_stamp &&
               t->skin_roots_at && by_pre;
     if (ok) {
-        number_nodes(a, t, by_pre);
+        asset_subtree_runs(a, t->pre, t->size, by_pre);
+        for (uint32_t k = 0; k < a->node_count; ++k) {
+            uint32_t n = a->node_order[k];
+            int32_t p = a->nodes[n].parent;
+            t->root[n] = p < 0 ? n : t->root[p];
+        }
         for (uint32_t i = 0; i < a->node_count; ++i) {
             by_pre[t->pre[i]] = i;
             t->need_at[i] = UINT32_MAX;
@@ -154,8 +131,7 @@ gltf2w_tree *gltf2w_tree_build(const vs_asset *a, const vs_allocator *alloc)
 bool gltf2w_tree_contains(const gltf2w_tree *t, uint32_t ancestor,
                           uint32_t node)
 {
-    return t->pre[node] >= t->pre[ancestor] &&
-           t->pre[node] - t->pre[ancestor] < t->size[ancestor];
+    return asset_subtree_contains(t->pre, t->size, ancestor, node);
 }
 
 uint32_t gltf2w_tree_root(const gltf2w_tree *t, uint32_t node)
