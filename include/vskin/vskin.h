@@ -264,6 +264,24 @@ typedef enum vs_up_axis {
     VS_UP_X      /**< +X up */
 } vs_up_axis;
 
+/** The warnings a load keeps (vs_asset.warnings), the last of them counting
+ * any left out. */
+#define VS_MAX_WARNINGS 1000
+
+/** A flaw a load repaired, dropped or ignored instead of refusing the file
+ * (docs/formats.md, "Refused or repaired"): the pose stays what the file
+ * says wherever it can be known. The asset owns the strings. */
+typedef struct vs_warning {
+    /** Where, as the file names it: a JSON path
+     * ("meshes[0].primitives[1].attributes.NORMAL") or a COLLADA line and
+     * element, as errors name them ("line 12: <channel>" with the
+     * element's identifying attribute); "" for the file as a whole. */
+    const char *object;
+    /** What is wrong, then what vskin did, after a colon ("3 of 24 vectors
+     * are not unit length: normalised"). */
+    const char *message;
+} vs_warning;
+
 /** The runtime model every loader fills and every consumer reads. */
 typedef struct vs_asset {
     vs_source_format format;   /**< the format it was loaded from */
@@ -295,6 +313,15 @@ typedef struct vs_asset {
      * the output order of `vskin pose`. @{ */
     uint32_t instance_count;
     const uint32_t *instances;
+    /** @} */
+
+    /** What the load repaired, dropped or ignored instead of refusing the
+     * file, in the order it met them (see vs_warning); empty after a
+     * vs_load_options.strict load, which refuses them instead. At most
+     * VS_MAX_WARNINGS are kept; when there were more, one last warning
+     * says how many were left out. @{ */
+    uint32_t warning_count;
+    const vs_warning *warnings;
     /** @} */
 
     void *internal_; /**< owned memory; do not touch */
@@ -481,6 +508,12 @@ typedef struct vs_load_options {
     /** How the load reads files; zero: from disk (see @ref memory
      * "Memory and files"). */
     vs_file_reader file_reader;
+    /** false (default): a flaw that leaves the pose known is repaired,
+     * dropped or ignored and listed in vs_asset.warnings. true: every such
+     * flaw refuses the file instead (VS_ERROR_INVALID, the warning's text
+     * as the message), for pipelines that accept only clean files. Flaws
+     * that leave the pose unknown are refused either way. */
+    bool strict;
 } vs_load_options;
 
 /** Loads glTF 2.0 (.gltf/.glb), glTF 1.0 or COLLADA, detected from content. */

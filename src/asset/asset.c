@@ -49,6 +49,7 @@ vs_asset *vs_priv_asset_create(const char *source_name, const vs_load_options *o
     }
     in->limits = vs_priv_limits_resolve(options ? &options->limits : NULL);
     in->allow_external_paths = options && options->allow_external_paths;
+    in->strict = options && options->strict;
     budget_init(&in->budget, in->limits.max_total_memory);
     in->load_state = (budget_allocator){&in->budget, &in->alloc};
     in->load_alloc = budget_allocator_make(&in->load_state);

@@ -15,6 +15,7 @@ struct prim_bounds;
 struct time_groups;
 struct clip_plan;
 struct skin_facts;
+struct warning_entry;
 
 typedef struct asset_internal {
     /* The load's one memory budget (vs_limits.max_total_memory): the arena,
@@ -35,6 +36,12 @@ typedef struct asset_internal {
      * built by vs_priv_asset_finalize. */
     struct prim_bounds **instance_bounds;
     bool allow_external_paths; /* vs_load_options.allow_external_paths */
+    bool strict;               /* vs_load_options.strict */
+    /* What asset_warn recorded, oldest first (asset/warnings.h), until
+     * asset_publish_warnings makes vs_asset.warnings of it. */
+    struct warning_entry *warnings_head, *warnings_tail;
+    uint32_t warnings_kept;
+    uint64_t warnings_left_out;
     /* Per clip, samplers with identical key times (asset/time_groups.h),
      * built by vs_priv_asset_finalize for time_group_clips clips. */
     struct time_groups *time_groups;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/alloc.h"
 #include "base/error.h"
 #include "format/gltf_common.h"
@@ -148,6 +149,7 @@ static vs_result load_common(const void *data, size_t size, const char *name,
                       name, size, (unsigned long long)budget->limit);
     else
         r = load_any(asset, data, size, base_dir, error);
+    if (r == VS_OK) r = asset_publish_warnings(asset, error);
     if (r == VS_ERROR_OUT_OF_MEMORY && budget->refused)
         r = budget_refused(budget, error);
     budget_release(budget, size);

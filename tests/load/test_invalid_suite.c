@@ -12,6 +12,10 @@
  *    and each clip at its start and end: joint matrices and every primitive
  *    of every mesh instance through vs_pose_mesh_primitive) and every posed
  *    value must be finite, so the whole path runs under the sanitizers.
+ *  - A file whose report has such an error with a code in must_repair[]
+ *    is rejected or loaded with a warning.
+ *  - Every file that loads loads again with vs_load_options.strict when,
+ *    and only when, it loaded without warnings.
  *  - A file the validator finds valid (no errors) must load unless
  *    may_reject_valid[] names it with the reason.
  * One line per file says what happened. */
@@ -51,7 +55,7 @@ static const char *const must_reject[] = {
     "MESH_PRIMITIVE_INDICES_ACCESSOR_INVALID_FORMAT",
     "ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT",
     "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
-    "ANIMATION_DUPLICATE_TARGETS", "NODE_MATRIX_TRS", "ROTATION_NON_UNIT",
+    "ANIMATION_DUPLICATE_TARGETS",
     "BUFFER_VIEW_INVALID_BYTE_STRIDE", "VALUE_MULTIPLE_OF",
     "BUFFER_DATA_URI_MIME_TYPE_INVALID",
     /* Containers and versions vskin cannot read. */
@@ -62,6 +66,12 @@ static const char *const must_reject[] = {
     "GLB_UNEXPECTED_END_OF_HEADER", "GLB_UNEXPECTED_FIRST_CHUNK",
     "GLB_UNEXPECTED_BIN_CHUNK", "GLB_DUPLICATE_CHUNK", "GLB_EMPTY_CHUNK",
     NULL};
+
+/* Error codes whose flaw leaves the pose known, so that vskin repairs it
+ * (docs/formats.md): a load must reject the file or load it with a
+ * warning, and a strict load must reject it. */
+static const char *const must_repair[] = {
+    "NODE_MATRIX_TRS", "ROTATION_NON_UNIT", NULL};
 
 /* Files the validator finds valid that vskin may refuse, with the reason. */
 static const struct {
@@ -258,6 +268,32 @@ static void pose_asset(const vs_asset *asset, const char *file)
     vs_pose_free(pose);
 }
 
+/* A strict load refuses exactly the files that load with warnings, with
+ * the first warning's object in its message. */
+static void check_strict(const char *path, const char *rel,
+                         const vs_asset *asset)
+{
+    vs_load_options strict = {.strict = true};
+    vs_asset *again = NULL;
+    vs_error err = {0};
+    vs_result r = vs_asset_load_file(path, &strict, &again, &err);
+    if (asset->warning_count == 0) {
+        CHECK_MSG(r == VS_OK, "%s: loads without warnings but a strict "
+                  "load refuses it: %s", rel, err.message);
+    } else {
+        CHECK_MSG(r == VS_ERROR_INVALID && strstr(err.message, "strict") &&
+                      strstr(err.message, asset->warnings[0].object),
+                  "%s: loads with the warning \"%s: %s\" but a strict load "
+                  "gives %s: %s",
+                  rel, asset->warnings[0].object, asset->warnings[0].message,
+                  vs_result_string(r), err.message);
+        for (uint32_t i = 0; i < asset->warning_count; ++i)
+            printf("       warning %s: %s\n", asset->warnings[i].object,
+                   asset->warnings[i].message);
+    }
+    vs_asset_free(again);
+}
+
 /* ---- one file */
 
 /* Outcomes: [validator errors?][rejected?], and mandatory rejections. */
@@ -278,6 +314,7 @@ static void check_file(const char *path)
     const cJSON *num = cJSON_GetObjectItemCaseSensitive(issues, "numErrors");
     int errors = cJSON_IsNumber(num) ? num->valueint : 0;
     const char *mandatory = NULL; /* first code that requires rejection */
+    const char *repair = NULL;    /* first code that requires a repair */
     const cJSON *m;
     cJSON_ArrayForEach(m, messages)
     {
@@ -291,6 +328,8 @@ static void check_file(const char *path)
         bool read = !cJSON_IsString(ptr) || pointer_read(ptr->valuestring);
         if (read && !mandatory && listed(must_reject, code->valuestring))
             mandatory = code->valuestring;
+        if (read && !repair && listed(must_repair, code->valuestring))
+            repair = code->valuestring;
     }
 
     vs_asset *asset = NULL;
@@ -322,6 +361,10 @@ static void check_file(const char *path)
                why ? ", allowed: " : "", why ? why : "");
         CHECK_MSG(!mandatory || why, "%s: loaded although the report has %s",
                   rel, mandatory);
+        CHECK_MSG(!repair || asset->warning_count > 0,
+                  "%s: loaded without a warning although the report has %s",
+                  rel, repair);
+        check_strict(path, rel, asset);
         pose_asset(asset, rel);
         vs_asset_free(asset);
     }

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/xform.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -59,25 +60,40 @@ static vs_result load_transform(gltf2_ctx *c, const cJSON *obj,
         (r = json_floats(c, obj, "scale", path, node->rest_trs.scale, 3,
                          &has_s)))
         return r;
-    /* §3.5.2: a node has either a matrix or TRS properties, not both. */
-    if (has_m && (has_t || has_r || has_s))
-        return set_error(c->error, VS_ERROR_INVALID,
-                         "%s: %s: has both matrix and translation/rotation/"
-                         "scale",
-                         c->src, path);
+    /* §3.5.2: a node has either a matrix or TRS properties, not both.
+     * Readers that take such a file (three.js, assimp) use the matrix. */
+    if (has_m && (has_t || has_r || has_s) &&
+        (r = asset_warn(c->asset, c->error, path,
+                        "the matrix is used, translation/rotation/scale "
+                        "ignored",
+                        "has both matrix and translation/rotation/"
+                        "scale")) != VS_OK)
+        return r;
     if (has_m) {
         node->has_matrix = true;
+        xform_trs_identity(&node->rest_trs);
         xform_decompose(node->matrix, &node->rest_trs);
     } else {
-        const float *q = node->rest_trs.rotation;
+        float *q = node->rest_trs.rotation;
         float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         /* §3.5.2: rotation is a unit quaternion; the tolerance forgives
-         * exporters that round to a few digits. */
-        if (fabsf(len - 1.0f) > 1e-3f)
+         * exporters that round to a few digits. A longer or shorter one
+         * still names one rotation, which normalising recovers; a zero one
+         * names none. */
+        if (!(len > 1e-6f))
             return set_error(c->error, VS_ERROR_INVALID,
-                             "%s: %s.rotation: quaternion is not unit length "
-                             "(%g)",
-                             c->src, path, (double)len);
+                             "%s: %s.rotation: quaternion has no length, so "
+                             "it names no rotation",
+                             c->src, path);
+        if (fabsf(len - 1.0f) > 1e-3f) {
+            char where[GLTF2_PATH];
+            path_fmt(where, "%s.rotation", path);
+            if ((r = asset_warn(c->asset, c->error, where, "normalised",
+                                "quaternion is not unit length (%g)",
+                                (double)len)) != VS_OK)
+                return r;
+            for (int k = 0; k < 4; ++k) q[k] /= len;
+        }
         xform_from_trs(&node->rest_trs, node->matrix);
     }
     return VS_OK;
