@@ -94,6 +94,7 @@ int cli_parse_common(const char *cmd, int argc, char **argv, int *i,
         opts->file = arg;
         return 1;
     }
+    if (cli_parse_load_option(arg, opts)) return 1;
     if (!animation) return 0;
     if (strcmp(arg, "--anim") == 0) {
         opts->anim = option_value(cmd, argc, argv, i);
@@ -123,6 +124,19 @@ int cli_parse_common(const char *cmd, int argc, char **argv, int *i,
     return 0;
 }
 
+bool cli_parse_load_option(const char *arg, cli_options *opts)
+{
+    if (strcmp(arg, "--strict") == 0) {
+        opts->strict = true;
+        return true;
+    }
+    if (strcmp(arg, "--quiet") == 0) {
+        opts->quiet = true;
+        return true;
+    }
+    return false;
+}
+
 int cli_unknown(const char *cmd, const char *arg)
 {
     cli_error(cmd, "unknown option '%s' (see 'vskin %s --help')", arg, cmd);
@@ -143,13 +157,15 @@ bool cli_load(const char *cmd, const cli_options *opts, vs_asset **out)
     if (opts->file) {
         /* Through the recording reader: the commands then keep their
          * outputs off every file the load read (cli_files.h). */
-        vs_load_options load = {.file_reader = cli_file_reader(opts->file)};
+        vs_load_options load = {.file_reader = cli_file_reader(opts->file),
+                                .strict = opts->strict};
         r = vs_asset_load_file(opts->file, &load, out, &error);
     } else {
         size_t size;
         const void *data = vs_default_asset_data(&size);
-        r = vs_asset_load_memory(data, size, CLI_DEFAULT_ASSET_NAME, NULL, out,
-                                 &error);
+        vs_load_options load = {.strict = opts->strict};
+        r = vs_asset_load_memory(data, size, CLI_DEFAULT_ASSET_NAME, &load,
+                                 out, &error);
     }
     if (r != VS_OK) {
         /* The library's message already names the file, the object path and
@@ -157,6 +173,15 @@ bool cli_load(const char *cmd, const cli_options *opts, vs_asset **out)
         cli_error(cmd, "%s",
                   error.message[0] ? error.message : vs_result_string(r));
         return false;
+    }
+    /* On stderr, so that a command's output (JSON, a mesh on stdout) stays
+     * what it is; the load's warnings are a list in info --json and
+     * validate --json. */
+    const vs_asset *asset = *out;
+    for (uint32_t i = 0; !opts->quiet && i < asset->warning_count; ++i) {
+        const vs_warning *w = &asset->warnings[i];
+        cli_error(cmd, "warning: %s: %s%s%s", asset->source_name, w->object,
+                  w->object[0] ? ": " : "", w->message);
     }
     return true;
 }

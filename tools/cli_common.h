@@ -24,7 +24,16 @@ typedef struct cli_options {
     size_t time_count;
     bool loop;        /* --loop: times wrap into the clip's range */
     bool raw_weights; /* --raw-weights: no weight normalization */
+    bool strict;      /* --strict: refuse what the load would repair */
+    bool quiet;       /* --quiet: do not print the load's warnings */
 } cli_options;
+
+/* The help lines of --strict and --quiet, which every command that loads
+ * FILE takes. */
+#define CLI_LOAD_OPTIONS_HELP                                                 \
+    "  --strict        refuse a file with flaws vskin would repair "        \
+    "(docs/formats.md)\n"                                                   \
+    "  --quiet         do not print what the load repaired\n"
 
 /* Prints "vskin CMD: message" to stderr, the message escaped as
  * vs_escape_text does (it quotes names from files). */
@@ -51,6 +60,9 @@ bool cli_has_ext(const char *path, const char *ext);
  * has printed (missing value, bad time list, second FILE). */
 int cli_parse_common(const char *cmd, int argc, char **argv, int *i,
                      bool animation, cli_options *opts);
+/* Consumes argv[i] when it is --strict or --quiet (true), for commands
+ * that parse their own options; cli_parse_common takes them too. */
+bool cli_parse_load_option(const char *arg, cli_options *opts);
 /* Reports an argument no option took ("unknown option"). Returns 2. */
 int cli_unknown(const char *cmd, const char *arg);
 void cli_options_free(cli_options *opts);
@@ -67,8 +79,9 @@ bool cli_may_write(const char *cmd, const char *input, const char *path,
 /* Parses "0,1,2.5" into a malloc'd array of finite floats. */
 bool cli_parse_times(const char *text, float **out, size_t *count);
 
-/* Loads opts->file or the embedded asset; prints the library's message on
- * failure. */
+/* Loads opts->file or the embedded asset (strict with --strict); prints
+ * the library's message on failure, and what the load repaired as
+ * "vskin CMD: warning: FILE: OBJECT: MESSAGE" lines unless --quiet. */
 bool cli_load(const char *cmd, const cli_options *opts, vs_asset **out);
 
 /* The clip to sample: --anim when given (an error when not found), else 0

@@ -43,6 +43,7 @@ static void usage(FILE *out)
             "  --keep-axes     keep COLLADA's up axis and unit in glTF "
             "output\n"
             "  --force         overwrite existing outputs\n"
+            CLI_LOAD_OPTIONS_HELP
             "  --help          this text\n");
 }
 

@@ -25,6 +25,7 @@ static void usage(FILE *out)
             "  --force       overwrite OUT (and its .bin) when they exist\n"
             "  --keep-axes   keep the source's up axis and unit (no "
             "correction)\n"
+            CLI_LOAD_OPTIONS_HELP
             "  --help        this text\n");
 }
 

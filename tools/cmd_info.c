@@ -27,6 +27,7 @@ static void usage(FILE *out)
             "  --clip C the clip --bounds samples (name or index; default "
             "0)\n"
             "  --fps F  samples per second for --bounds (default 10)\n"
+            CLI_LOAD_OPTIONS_HELP
             "  --help   this text\n");
 }
 

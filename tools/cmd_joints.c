@@ -34,6 +34,7 @@ static void usage(FILE *out)
             "                    written one after the other (needs -o)\n"
             "  -o OUT            output file, .json or (texture) .bin "
             "(default: JSON on\n                    stdout)\n"
+            CLI_LOAD_OPTIONS_HELP
             "  --help            this text\n"
             "Other options as in 'vskin pose --help'.\n");
 }

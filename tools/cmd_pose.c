@@ -42,6 +42,7 @@ static void usage(FILE *out)
             "beside .obj/.ply)\n"
             "  -o OUT          write OUT; the extension picks the format: "
             ".obj, .ply, .json\n"
+            CLI_LOAD_OPTIONS_HELP
             "  --help          this text\n");
 }
 

@@ -30,6 +30,7 @@ static void usage(FILE *out)
             "  --rate HZ           clip sampling rate for the error report\n"
             "  --embed             .gltf only: buffer as a data: URI\n"
             "  --force             overwrite OUT (and its .bin)\n"
+            CLI_LOAD_OPTIONS_HELP
             "  --help              this text\n");
 }
 
@@ -38,6 +39,7 @@ typedef struct reweight_args {
     uint32_t max_influences;
     float rate;
     bool normalize, embed, force;
+    cli_options load; /* --strict, --quiet */
 } reweight_args;
 
 static int need_value(int argc, int i, const char *arg)
@@ -56,6 +58,8 @@ static int parse(int argc, char **argv, reweight_args *a)
         if (cli_is_help(arg)) {
             usage(stdout);
             return 0;
+        } else if (cli_parse_load_option(arg, &a->load)) {
+            continue;
         } else if (strcmp(arg, "--normalize") == 0) {
             a->normalize = true;
         } else if (strcmp(arg, "--embed") == 0) {
@@ -167,7 +171,8 @@ int cmd_reweight(int argc, char **argv)
         return 1;
     }
     bool ok = may_write(&a, a.out) && (!bin || may_write(&a, bin));
-    cli_options common = {.file = a.file};
+    cli_options common = {
+        .file = a.file, .strict = a.load.strict, .quiet = a.load.quiet};
     vs_asset *src = NULL, *rw = NULL;
     /* Again once loaded: the outputs may be none of the buffers read. */
     ok = ok && cli_load("reweight", &common, &src) && may_write(&a, a.out) &&

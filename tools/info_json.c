@@ -133,6 +133,24 @@ static bool add_clips(cJSON *root, const vs_asset *asset)
     return true;
 }
 
+/* What the load repaired (also printed on stderr unless --quiet), as
+ * {object, message} objects. */
+static bool add_warnings(cJSON *root, const vs_asset *asset)
+{
+    cJSON *list = cJSON_AddArrayToObject(root, "warnings");
+    if (!list) return false;
+    for (uint32_t i = 0; i < asset->warning_count; ++i) {
+        cJSON *o = cJSON_CreateObject();
+        if (!o) return false;
+        cJSON_AddItemToArray(list, o);
+        if (!cJSON_AddStringToObject(o, "object", asset->warnings[i].object) ||
+            !cJSON_AddStringToObject(o, "message",
+                                     asset->warnings[i].message))
+            return false;
+    }
+    return true;
+}
+
 static bool build(cJSON *root, const vs_asset *asset)
 {
     cJSON *scenes, *skins;
@@ -174,7 +192,7 @@ static bool build(cJSON *root, const vs_asset *asset)
     if (!(skins = cJSON_AddArrayToObject(root, "skins"))) return false;
     for (uint32_t s = 0; s < asset->skin_count; ++s)
         if (!add_skin(skins, asset, s)) return false;
-    return add_clips(root, asset);
+    return add_clips(root, asset) && add_warnings(root, asset);
 }
 
 bool info_print_json(const vs_asset *asset)

@@ -35,7 +35,8 @@ static void usage(FILE *out)
         "  --ortho              orthographic projection (2-D assets)\n"
         "  --frames N | --fps F animated, looping GIF of the clip\n"
         "  --from T --to T      GIF time range (default: the clip's)\n"
-        "  -o, --output PATH    .png for one frame, .gif for a clip\n");
+        "  -o, --output PATH    .png for one frame, .gif for a clip\n"
+        CLI_LOAD_OPTIONS_HELP);
 }
 
 static bool parse_float(const char *s, float *out)

@@ -259,6 +259,22 @@ static void check_node(vd_doc *d, uint32_t i, const cJSON *n)
                    cJSON_GetObjectItemCaseSensitive(n, "scale")))
         vd_issue(d->r, ERR, "NODE_MATRIX_TRS", q,
                  "a node has a matrix or translation/rotation/scale, not both");
+    const cJSON *rotation = cJSON_GetObjectItemCaseSensitive(n, "rotation");
+    if (cJSON_IsArray(rotation) && cJSON_GetArraySize(rotation) == 4) {
+        /* The loader's tolerance (exporters round to a few digits); past
+         * it the loader normalises and warns, and the report says it is
+         * an error of the file all the same. */
+        double len2 = 0;
+        const cJSON *c;
+        cJSON_ArrayForEach(c, rotation) len2 += c->valuedouble * c->valuedouble;
+        if (fabs(sqrt(len2) - 1.0) > 1e-3) {
+            char r[80];
+            snprintf(r, sizeof r, "%s/rotation", p);
+            vd_issue(d->r, ERR, "ROTATION_NON_UNIT", r,
+                     "the rotation quaternion is not unit length (%g)",
+                     sqrt(len2));
+        }
+    }
     if (cJSON_IsArray(matrix) && !decomposable(matrix))
         vd_issue(d->r, ERR, "NODE_MATRIX_NON_TRS", q,
                  "the matrix does not decompose into translation, rotation "

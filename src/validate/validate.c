@@ -64,6 +64,48 @@ static vs_result finish(vd_report *r, vs_validation_report **out,
     return VS_OK;
 }
 
+/* A JSON path of the loaders ("nodes[0].rotation") as the JSON pointer
+ * the report uses ("/nodes/0/rotation"); false for anything else (a
+ * COLLADA line and element), which stays in the message. */
+static bool path_to_pointer(const char *path, char *out, size_t size)
+{
+    size_t n = 0;
+    if (!path[0] || size < 2) return false;
+    out[n++] = '/';
+    for (const char *c = path; *c; ++c) {
+        char ch = *c;
+        if (ch == '.' || ch == '[') {
+            ch = '/';
+        } else if (ch == ']') {
+            continue;
+        } else if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                     (ch >= '0' && ch <= '9') || ch == '_')) {
+            return false;
+        }
+        if (n + 1 >= size) return false;
+        out[n++] = ch;
+    }
+    out[n] = '\0';
+    return true;
+}
+
+/* The load's repairs (vs_asset.warnings) as warnings of the report: the
+ * raw pass may report the same flaw as an error, and this says what the
+ * loader made of it. */
+static void report_load_warnings(vd_report *r, const vs_asset *asset)
+{
+    for (uint32_t i = 0; i < asset->warning_count; ++i) {
+        const vs_warning *w = &asset->warnings[i];
+        char pointer[256];
+        if (path_to_pointer(w->object, pointer, sizeof pointer))
+            vd_issue(r, VS_SEVERITY_WARNING, "LOAD_REPAIRED", pointer, "%s",
+                     w->message);
+        else
+            vd_issue(r, VS_SEVERITY_WARNING, "LOAD_REPAIRED", "", "%s%s%s",
+                     w->object, w->object[0] ? ": " : "", w->message);
+    }
+}
+
 vs_result vs_validate_file(const char *path, const vs_validate_options *options,
                            vs_validation_report **out_report, vs_error *error)
 {
@@ -114,6 +156,7 @@ vs_result vs_validate_file(const char *path, const vs_validate_options *options,
     if (res == VS_OK) {
         r->report->loaded = true;
         r->report->format = asset->format;
+        report_load_warnings(r, asset);
         vd_check_model(r, &opt, asset, raw);
     } else if (res == VS_ERROR_OUT_OF_MEMORY) {
         r->oom = true;
@@ -146,6 +189,7 @@ vs_result vs_validate_asset(const vs_asset *asset,
     vd_options opt = vd_options_resolve(options);
     r->report->format = asset->format;
     r->report->loaded = true;
+    report_load_warnings(r, asset);
     vd_check_model(r, &opt, asset, false);
     return finish(r, out_report, error, asset->source_name);
 }
