@@ -33,6 +33,9 @@ def test_load_path_gives_the_model():
                 node = asset.nodes[node].parent
                 assert node >= 0
     assert "CesiumMan" in repr(asset)
+    pose = asset.pose()
+    assert isinstance(pose, vskin.Pose) and pose.asset is asset
+    assert "CesiumMan" in repr(pose)
 
 
 def test_primitive_arrays_are_read_only_views_that_keep_the_asset():

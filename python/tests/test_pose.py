@@ -179,6 +179,10 @@ def test_bounds_and_morph_weights():
     np.testing.assert_allclose(lo, pos.min(axis=0))
     np.testing.assert_allclose(hi, pos.max(axis=0))
     assert pose.morph_weights(asset.instances[0]).shape == (0,)
+    with pytest.raises(vskin.ArgumentError):
+        pose.morph_weights(-1)
+    with pytest.raises(vskin.ArgumentError):
+        pose.joint_matrices(0, relative_to=99)
     empty = vskin.Pose(vskin.load(TEST_DATA / "collada" / "cube.dae"))
     assert empty.bounds() is not None
 

@@ -124,6 +124,8 @@ class Pose:
 
     def morph_weights(self, node: int) -> np.ndarray:
         """The current morph weights of a mesh node (empty when none)."""
+        if not 0 <= node < len(self.asset.nodes):
+            raise ArgumentError(f"morph_weights: node {node} out of range")
         count = ffi.new("uint32_t *")
         ptr = lib.vs_pose_morph_weights(self._ptr, node, count)
         if ptr == ffi.NULL or count[0] == 0:
