@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import vskin
-from conftest import CESIUM_MAN, TEST_DATA
+from conftest import CESIUM_MAN, TEST_DATA, shared
 
 
 def loop_positions(asset, clip, times, loop=False):
@@ -82,6 +82,16 @@ def test_batch_of_two_primitives_and_caller_buffer():
             np.testing.assert_array_equal(batch.normals[t], single.normals)
     with pytest.raises(vskin.ArgumentError):
         vskin.skin_batch(asset, clip=0, times=[0.0], out=np.zeros((1, 2)))
+
+
+def test_batch_of_several_primitives_with_normals():
+    asset = vskin.load(shared("collada/seymour/seymour.dae"))
+    times = [0.0, 0.4, 1.1]
+    batch = vskin.skin_batch(asset, clip=0, times=times, normals=True)
+    assert len(batch.slots) > 1 and batch.normals is not None
+    for t, single in enumerate(loop_positions(asset, 0, times)):
+        np.testing.assert_array_equal(batch.positions[t], single.positions)
+        np.testing.assert_array_equal(batch.normals[t], single.normals)
 
 
 def test_batch_arguments_are_checked():
