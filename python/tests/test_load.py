@@ -98,6 +98,11 @@ def test_errors_carry_the_c_message(tmp_path):
         vskin.load(b"")
     with pytest.raises(vskin.ArgumentError):
         vskin.load(12)  # type: ignore[arg-type]
+    # C would read the path only up to the NUL byte.
+    with pytest.raises(vskin.ArgumentError, match="NUL"):
+        vskin.load(str(CESIUM_MAN) + "\0.txt")
+    with pytest.raises(vskin.ArgumentError, match="NUL"):
+        vskin.load(b"{}", name="a\0b")
     bad = tmp_path / "bad.gltf"
     bad.write_text('{"asset": {"version": "2.0"}, "nodes": [{"mesh": 5}]}')
     with pytest.raises(vskin.InvalidError, match="nodes"):

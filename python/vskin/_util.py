@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 import numpy as np
@@ -93,3 +94,16 @@ def float_buffer(out: Optional[np.ndarray], shape: tuple[int, ...],
 def float_ptr(array: np.ndarray) -> Any:
     """A float * into a float32 array's memory (valid while it lives)."""
     return ffi.cast("float *", ffi.from_buffer(array, require_writable=True))
+
+
+def path_bytes(path: Any, what: str) -> bytes:
+    """A path as the bytes C takes; ArgumentError for what is no path or
+    holds a NUL byte (C would read only the part before it)."""
+    try:
+        raw = os.fsencode(path)
+    except TypeError:
+        raise ArgumentError(
+            f"{what}: a path, not {type(path).__name__}") from None
+    if b"\0" in raw:
+        raise ArgumentError(f"{what}: the path {path!r} holds a NUL byte")
+    return raw

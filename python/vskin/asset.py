@@ -170,12 +170,13 @@ class Asset:
         f32 = np.float32
 
         def floats(ptr: Any, width: int) -> Optional[np.ndarray]:
-            return _util.view(self._ptr, ptr, v * width, "float", f32, (v, width))
+            return _util.view(self._ptr, ptr, v * width, "float", f32,
+                              (v, width))
 
         joints = weights = None
         if k:
-            joints = _util.view(self._ptr, p.joints, v * k, "uint16_t", np.uint16,
-                                (v, k))
+            joints = _util.view(self._ptr, p.joints, v * k, "uint16_t",
+                                np.uint16, (v, k))
             weights = floats(p.weights, k)
         indices = None
         if p.index_count:
@@ -196,8 +197,8 @@ class Asset:
         joints = _util.view(self._ptr, s.joints, count, "uint32_t", np.uint32,
                             (count,))
         assert joints is not None
-        ibm = _util.view(self._ptr, s.inverse_bind_matrices, count * 16, "float",
-                         np.float32, (count * 16,))
+        ibm = _util.view(self._ptr, s.inverse_bind_matrices, count * 16,
+                         "float", np.float32, (count * 16,))
         if ibm is None:
             ibm = np.tile(np.eye(4, dtype=np.float32), (count, 1, 1))
             ibm.flags.writeable = False
@@ -317,20 +318,19 @@ def load(source: Union[PathLike, bytes, bytearray, memoryview],
     options.allow_external_paths = bool(allow_external_paths)
     keep = []
     if base_dir is not None:
-        keep.append(ffi.new("char[]", os.fsencode(base_dir)))
+        keep.append(ffi.new("char[]", _util.path_bytes(base_dir,
+                                                       "base_dir")))
         options.base_dir = keep[-1]
     out = ffi.new("vs_asset **")
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = ffi.from_buffer(source)
         label = (name if name is not None else "memory").encode()
+        if b"\0" in label:
+            raise ArgumentError("load: the name holds a NUL byte")
         _util.call(lib.vs_asset_load_memory, data, len(data), label, options,
                    out)
     else:
-        try:
-            path = os.fsencode(source)
-        except TypeError:
-            raise ArgumentError(
-                f"load: a path or bytes, not {type(source).__name__}") from None
+        path = _util.path_bytes(source, "load")
         _util.call(lib.vs_asset_load_file, path, options, out)
     return Asset(ffi.gc(out[0], lib.vs_asset_free), raw_weights)
 

@@ -4,7 +4,6 @@ skinning one mesh instance into numpy arrays."""
 
 from __future__ import annotations
 
-import os
 from typing import Any, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -151,7 +150,7 @@ class Pose:
                    _util.float_ptr(flat))
         return _util.matrices(flat)
 
-    # -- skinning --------------------------------------------------------------
+    # -- skinning ------------------------------------------------------------
     def _options(self, method: str, space: str,
                  raw_weights: Optional[bool]) -> Any:
         options = ffi.new("vs_pose_mesh_options *")
@@ -234,7 +233,7 @@ class Pose:
                    _util.float_ptr(lo), _util.float_ptr(hi), anyv)
         return (lo, hi) if anyv[0] else None
 
-    # -- tools -------------------------------------------------------------------
+    # -- tools ---------------------------------------------------------------
     def write(self, path: PathLike, *, method: str = "linear",
               space: str = "world", raw_weights: Optional[bool] = None,
               joints: bool = False, clip: int = -1, time: float = 0.0) -> None:
@@ -248,7 +247,8 @@ class Pose:
         options.clip = clip
         options.time = time
         options.joints = joints
-        _util.call(tools.vs_write_pose, self._ptr, os.fsencode(path), options)
+        _util.call(tools.vs_write_pose, self._ptr,
+                   _util.path_bytes(path, "Pose.write"), options)
 
     def bake(self, *, method: str = "linear", space: str = "world",
              raw_weights: Optional[bool] = None) -> Asset:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any, Union
 
 from . import _util
@@ -38,8 +37,8 @@ def write_gltf(asset: Asset, path: PathLike, *, embed: bool = False,
     options.embed = embed
     options.keep_axes = keep_axes
     report = ffi.new("vs_gltf_write_report *")
-    _util.call(tools.vs_write_gltf, asset._ptr, os.fsencode(path), options,
-               report)
+    _util.call(tools.vs_write_gltf, asset._ptr, _util.path_bytes(path, "write_gltf"),
+               options, report)
     return {name: (bool if name == "axes_corrected" else int)(
         getattr(report, name)) for name in (
         "renormalized_normals", "renormalized_tangents", "dropped_normals",
@@ -75,7 +74,8 @@ def validate(source: Union[PathLike, Asset], *, max_influences: int = 0,
     if isinstance(source, Asset):
         _util.call(tools.vs_validate_asset, source._ptr, options, out)
     else:
-        _util.call(tools.vs_validate_file, os.fsencode(source), options, out)
+        _util.call(tools.vs_validate_file, _util.path_bytes(source, "validate"),
+                   options, out)
     report = out[0]
     try:
         issues = []
@@ -130,4 +130,4 @@ def bake_vat(asset: Asset, base: PathLike, clip: ClipRef = 0, *,
     if asset.raw_weights:
         options.mesh.skin_flags = lib.VS_SKIN_RAW_WEIGHTS
     _util.call(tools.vs_bake_vat_write, asset._ptr, asset.clip_index(clip),
-               options, os.fsencode(base))
+               options, _util.path_bytes(base, "bake_vat"))
