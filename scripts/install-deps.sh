@@ -14,7 +14,7 @@ packages=(
   qemu-user
   doxygen
   python3-cffi python3-numpy python3-pytest python3-venv python3-pip
-  python3-setuptools python3-matplotlib
+  python3-setuptools python3-wheel python3-matplotlib
 )
 
 missing=()
