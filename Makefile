@@ -16,6 +16,9 @@
 #                                    source tree (add_subdirectory), C and C++
 #       make test-minimal            the runtime alone: no COLLADA, tools,
 #                                    renderer or CLI (scripts/test-minimal.sh)
+#       make python                  the Python package (python/) into a
+#                                    virtual environment that sees Debian's
+#                                    cffi and numpy: $(BUILD)/python-venv
 #       make test-cpus               the suite on emulated Intel and AMD CPUs
 #                                    without AVX-512 and an Intel one
 #                                    without AVX (scripts/test-cpus.sh)
@@ -29,9 +32,11 @@ FUZZ_SECONDS ?= 600
 FUZZ_CI_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
+PYTHON ?= /usr/bin/python3
+PYTHON_VENV ?= $(BUILD)/python-venv
 
 .PHONY: all deps build build-asan demo test test-asan test-tsan test-cpus \
-	test-consumers test-minimal api-docs fuzz clean install
+	test-consumers test-minimal api-docs fuzz clean install python
 
 all: build
 
@@ -105,6 +110,17 @@ fuzz: deps
 
 install: build
 	cmake --install $(BUILD)
+
+# The Python package, installed offline (no build isolation, no index: it is
+# pure Python over the shared libraries) into a virtual environment, since
+# Debian's own Python refuses packages pip installs (PEP 668). It finds the
+# libraries of this build through VSKIN_LIBRARY_DIR.
+python: build
+	$(PYTHON) -m venv --system-site-packages $(PYTHON_VENV)
+	$(PYTHON_VENV)/bin/python -m pip install --no-build-isolation --no-index \
+	  --upgrade ./python
+	@echo "python: VSKIN_LIBRARY_DIR=$(abspath $(BUILD))/src" \
+	  "$(PYTHON_VENV)/bin/python -c 'import vskin'"
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CPUS_BUILD) $(MINIMAL_BUILD) \

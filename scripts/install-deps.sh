@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs the Debian 12 packages vskin needs to build, test and render.
+# Installs the Debian 12 packages vskin needs to build, test and render,
+# and those of its Python package (python/; matplotlib only for its
+# examples).
 # Uses sudo only when not root; does nothing when everything is present.
 set -euo pipefail
 
@@ -11,6 +13,8 @@ packages=(
   clang libclang-rt-dev
   qemu-user
   doxygen
+  python3-cffi python3-numpy python3-pytest python3-venv python3-pip
+  python3-setuptools python3-wheel python3-matplotlib
 )
 
 missing=()

@@ -12,6 +12,7 @@ file(GLOB_RECURSE sources RELATIVE "${ROOT}"
      "${ROOT}/bench/*.h" "${ROOT}/fuzz/*.c" "${ROOT}/fuzz/*.h"
      "${ROOT}/tests/*.c" "${ROOT}/tests/*.h" "${ROOT}/tests/*.cmake"
      "${ROOT}/tests/*.py" "${ROOT}/tests/*.mjs" "${ROOT}/scripts/*"
+     "${ROOT}/python/*.py" "${ROOT}/python/*.toml"
      "${ROOT}/cmake/*" "${ROOT}/*CMakeLists.txt")
 list(FILTER sources EXCLUDE REGEX "^(build|node_modules)")
 set(missing "")
