@@ -13,6 +13,25 @@ import vskin
 from conftest import CESIUM_MAN, TEST_DATA
 
 
+FLAWED = (b'{"asset":{"version":"2.0"},"nodes":[{"name":"both",'
+           b'"matrix":[1,0,0,0,0,1,0,0,0,0,1,0,1,2,3,1],"translation":[9,9,9]},'
+           b'{"rotation":[0,0,2,0]}]}')
+
+
+def test_warnings_list_what_the_load_repaired():
+    asset = vskin.load(FLAWED, name="flawed.gltf")
+    assert [w["object"] for w in asset.warnings] == ["nodes[0]",
+                                                     "nodes[1].rotation"]
+    assert "matrix is used" in asset.warnings[0]["message"]
+    assert asset.warnings[1]["message"].endswith("normalised")
+    assert asset.nodes[0].matrix[0:3, 3] == pytest.approx([1, 2, 3])
+
+
+def test_strict_refuses_what_a_load_repairs():
+    with pytest.raises(vskin.InvalidError, match="strict"):
+        vskin.load(FLAWED, name="flawed.gltf", strict=True)
+
+
 def test_load_path_gives_the_model():
     asset = vskin.load(CESIUM_MAN)
     assert asset.format == "gltf2"

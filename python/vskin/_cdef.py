@@ -140,6 +140,11 @@ typedef struct vs_scene {
 
 typedef enum vs_up_axis { VS_UP_Y = 0, VS_UP_Z, VS_UP_X } vs_up_axis;
 
+typedef struct vs_warning {
+    const char *object;
+    const char *message;
+} vs_warning;
+
 typedef struct vs_asset {
     vs_source_format format;
     const char *source_name;
@@ -162,6 +167,8 @@ typedef struct vs_asset {
     const vs_clip *clips;
     uint32_t instance_count;
     const uint32_t *instances;
+    uint32_t warning_count;
+    const vs_warning *warnings;
     void *internal_;
 } vs_asset;
 
@@ -196,6 +203,7 @@ typedef struct vs_load_options {
     _Bool allow_external_paths;
     vs_allocator allocator;
     vs_file_reader file_reader;
+    _Bool strict;
 } vs_load_options;
 
 vs_result vs_asset_load_file(const char *path, const vs_load_options *options,

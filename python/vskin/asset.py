@@ -109,11 +109,11 @@ class Clip:
 
 
 def _read_warnings(ptr: Any) -> list[dict[str, str]]:
-    """The load's warnings as {"object", "message"} dicts. The C header
-    this binding is declared from has no warnings in vs_asset, so there is
-    none to read; this is the one place that reads them once it has."""
-    del ptr
-    return []
+    """The load's warnings (vs_asset.warnings): what it repaired, dropped or
+    ignored instead of refusing the file, as {"object", "message"} dicts."""
+    return [{"object": _util.text(ptr.warnings[i].object) or "",
+             "message": _util.text(ptr.warnings[i].message) or ""}
+            for i in range(ptr.warning_count)]
 
 
 class Asset:
@@ -305,17 +305,20 @@ class Asset:
 def load(source: Union[PathLike, bytes, bytearray, memoryview],
          raw_weights: bool = False, *, name: Optional[str] = None,
          base_dir: Optional[PathLike] = None,
-         allow_external_paths: bool = False) -> Asset:
+         allow_external_paths: bool = False, strict: bool = False) -> Asset:
     """Loads glTF 2.0 (.gltf / .glb), glTF 1.0 or COLLADA from a path or
     from bytes (the format is detected from the content).
 
     For bytes, ``name`` is used in messages and ``base_dir`` resolves
     relative buffer URIs (None: such URIs are refused). ``raw_weights`` is
-    the default for the skinning calls made from the asset. Raises a
+    the default for the skinning calls made from the asset. A flaw that
+    leaves the pose known is repaired and listed in ``Asset.warnings``;
+    ``strict=True`` refuses such a file instead (InvalidError). Raises a
     vskin.Error subclass (FileError, ParseError, InvalidError, ...) with the
     C library's message."""
     options = ffi.new("vs_load_options *")
     options.allow_external_paths = bool(allow_external_paths)
+    options.strict = bool(strict)
     keep = []
     if base_dir is not None:
         keep.append(ffi.new("char[]", _util.path_bytes(base_dir,
