@@ -217,6 +217,27 @@ static void collada_and_gltf1_get_model_checks(void)
     vs_asset_free(a);
 }
 
+/* A COLLADA file the loader refuses (a <skew> of 90 degrees) is reported
+ * through the loader's message, on the CLI too. */
+static void degenerate_collada_skew_is_reported(void)
+{
+    const char *path = VS_TEST_DATA "/collada/broken/skew_90.dae";
+    vs_validation_report *r = validate(path, NULL);
+    CHECK(r && !r->loaded);
+    const vs_validation_issue *is = find(r, "LOAD_FAILED");
+    CHECK(is && is->severity == VS_SEVERITY_ERROR);
+    CHECK_MSG(is && strstr(is->message, "node \"tilted\": <skew> angle 90 "
+                                        "is degenerate") != NULL,
+              "%s", is ? is->message : "no LOAD_FAILED");
+    vs_validation_report_free(r);
+    cli_result c =
+        cli_run("validate '" VS_TEST_DATA "/collada/broken/skew_90.dae'");
+    CHECK(c.status == 1);
+    CHECK_MSG(strstr(c.out, "<skew> angle 90 is degenerate") != NULL, "%s",
+              c.out);
+    cli_result_free(&c);
+}
+
 static void unreadable_file_is_an_error_not_a_report(void)
 {
     vs_validation_report *r = NULL;
@@ -277,6 +298,7 @@ int main(void)
     RUN(influence_limit_is_an_option);
     RUN(issue_cap_keeps_counts);
     RUN(collada_and_gltf1_get_model_checks);
+    RUN(degenerate_collada_skew_is_reported);
     RUN(unreadable_file_is_an_error_not_a_report);
     RUN(cli_exit_status_and_json);
     return test_failures ? 1 : 0;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Khronos' glTF-Validator on what the writer produces: every test asset
  * (glTF 1.0, glTF 2.0 and whatever COLLADA the loader reads), converted to
- * .gltf + .bin, .glb and embedded .gltf, and a source the writer has to
- * clean up, must validate without errors.
+ * .gltf + .bin, .glb and embedded .gltf, the project's COLLADA lines file,
+ * and a source the writer has to clean up, must validate without errors.
  * tests/validator/validate.mjs runs the npm package gltf-validator, which
  * scripts/install-node-deps.sh installs into the repository's node_modules;
  * without node or the package the test is skipped (exit 77). A file with a
@@ -116,6 +116,8 @@ int main(void)
 
     char *sources[MAX_FILES];
     size_t n = rt_sources(sources, MAX_FILES);
+    /* Line primitives, skinned and beside triangles. */
+    if (n < MAX_FILES) sources[n++] = strdup(VS_TEST_DATA "/collada/lines.dae");
     char *outputs[MAX_OUTPUTS];
     size_t count = 0;
     for (size_t i = 0; i < n; ++i) {

@@ -128,6 +128,27 @@ static vs_result densify(anim_ctx *ctx, const anim_channel *first, float **t,
     return VS_OK;
 }
 
+/* An animated <skew> passing +-90 degrees shears by a huge or infinite
+ * factor at that time: refused like a static one. */
+static vs_result check_skews(anim_ctx *ctx, const node_ref *g, uint32_t n,
+                             const collada_xform *xf, float time)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        const anim_channel *c = &ctx->channels[g[i].index];
+        double shear;
+        if (xf[c->xform].kind != COLLADA_XF_SKEW ||
+            !collada_skew_degenerate(xf[c->xform].values, &shear))
+            continue;
+        return collada_fail(ctx->c, VS_ERROR_INVALID, c->element, "target",
+                            "at %g s the <skew> angle %g is degenerate: its "
+                            "shear factor %g is not below %g, beyond which "
+                            "the matrix cannot be inverted in float",
+                            (double)time, (double)xf[c->xform].values[0], shear,
+                            COLLADA_SKEW_MAX_SHEAR);
+    }
+    return VS_OK;
+}
+
 /* Evaluates the node's stack at every time and writes T, R, S. */
 static vs_result sample_node(anim_ctx *ctx, const node_ref *g, uint32_t n,
                              const float *times, uint32_t count, float *tv,
@@ -145,6 +166,8 @@ static vs_result sample_node(anim_ctx *ctx, const node_ref *g, uint32_t n,
             anim_curve_eval(&c->curve, times[s], v);
             memcpy(xf[c->xform].values + c->first, v, sizeof(float) * c->count);
         }
+        vs_result r = check_skews(ctx, g, n, xf, times[s]);
+        if (r != VS_OK) return r;
         float m[16];
         vs_trs trs;
         collada_stack_matrix(xf, st->xform_count, m);

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* COLLADA <geometry><mesh> to indexed triangle primitives (COLLADA 1.4.1
- * spec, "mesh", "input", "vertices"). Every polygon element becomes one
- * vs_primitive (split into triangles by collada_polygons.c). Each <input>
- * has its own index (offset) in <p>; a vertex of the output is one distinct
- * (position, normal, texcoord) index tuple, so shared corners stay shared,
- * and vs_primitive.source_vertex keeps the position index, which is what
- * skin weights refer to. <lines> and <linestrips> are skipped. */
+/* COLLADA <geometry><mesh> to indexed primitives (COLLADA 1.4.1 spec,
+ * "mesh", "input", "vertices"). Every primitive element becomes one
+ * vs_primitive, in document order: the polygon elements as TRIANGLES, <lines>
+ * and <linestrips> as LINES (split by collada_polygons.c). A <linestrips>
+ * holds one strip per <p> but one material: its strips become the segments
+ * of one LINES primitive rather than one LINE_STRIP primitive each, so a
+ * file of many short strips does not turn into as many primitives. Each
+ * <input> has its own index (offset) in <p>; a vertex of the output is one
+ * distinct (position, normal, texcoord) index tuple, so shared corners stay
+ * shared, and vs_primitive.source_vertex keeps the position index, which is
+ * what skin weights refer to. */
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -121,23 +125,24 @@ static uint32_t hash3(uint32_t a, uint32_t b, uint32_t c)
     return (uint32_t)(h ^ (h >> 32));
 }
 
-/* Distinct index tuples of the triangle corners become output vertices. */
+/* Distinct index tuples of the n element corners (3 per triangle or 2 per
+ * line segment) become output vertices. */
 static vs_result build_primitive(collada_ctx *ctx, const xmlNode *prim,
                                  const inputs *in, const collada_corners *c,
-                                 const uint32_t *tri, uint32_t tris,
-                                 vs_primitive *out)
+                                 const uint32_t *corner, size_t n,
+                                 vs_primitive_mode mode, vs_primitive *out)
 {
-    size_t n = (size_t)tris * 3, cap = 16;
+    size_t cap = 16;
     while (cap < n * 2)
         cap *= 2;
     uint32_t *table = collada_tmp(ctx, cap, sizeof *table, "vertex table");
     uint32_t *rep = collada_tmp(ctx, n ? n : 1, sizeof *rep, "vertices");
-    uint32_t *indices = vs_priv_asset_calloc(ctx->asset, n ? n : 1, sizeof *indices,
-                                     ctx->error, "indices");
+    uint32_t *indices = vs_priv_asset_calloc(
+        ctx->asset, n ? n : 1, sizeof *indices, ctx->error, "indices");
     if (!table || !rep || !indices) return COLLADA_ERR(ctx);
     uint32_t verts = 0;
     for (size_t k = 0; k < n; ++k) {
-        const int64_t *v = c->p + (size_t)tri[k] * in->stride;
+        const int64_t *v = c->p + (size_t)corner[k] * in->stride;
         uint32_t pi = (uint32_t)v[in->pos_off];
         uint32_t ni = in->has_nrm ? (uint32_t)v[in->nrm_off] : 0;
         uint32_t ti = in->has_tex ? (uint32_t)v[in->tex_off] : 0;
@@ -146,12 +151,12 @@ static vs_result build_primitive(collada_ctx *ctx, const xmlNode *prim,
             return collada_fail(ctx, VS_ERROR_INVALID, prim, "material",
                                 "corner %u: index out of range (position %u "
                                 "of %u, normal %u of %u, texcoord %u of %u)",
-                                tri[k], pi, in->pos.count, ni, in->nrm.count,
+                                corner[k], pi, in->pos.count, ni, in->nrm.count,
                                 ti, in->tex.count);
         size_t h = hash3(pi, ni, ti) & (cap - 1);
         for (;; h = (h + 1) & (cap - 1)) {
             if (table[h] == 0) {
-                rep[verts] = tri[k];
+                rep[verts] = corner[k];
                 table[h] = ++verts;
                 break;
             }
@@ -164,18 +169,18 @@ static vs_result build_primitive(collada_ctx *ctx, const xmlNode *prim,
         indices[k] = table[h] - 1;
     }
     vs_asset *a = ctx->asset;
-    float *pos = vs_priv_asset_calloc(a, verts ? verts : 1, 3 * sizeof *pos, ctx->error,
-                              "positions");
+    float *pos = vs_priv_asset_calloc(a, verts ? verts : 1, 3 * sizeof *pos,
+                                      ctx->error, "positions");
     uint32_t *srcv = vs_priv_asset_calloc(a, verts ? verts : 1, sizeof *srcv,
-                                  ctx->error, "source vertices");
-    float *nrm = in->has_nrm
-                     ? vs_priv_asset_calloc(a, verts ? verts : 1, 3 * sizeof *nrm,
-                                    ctx->error, "normals")
-                     : NULL;
-    float *tex = in->has_tex
-                     ? vs_priv_asset_calloc(a, verts ? verts : 1, 2 * sizeof *tex,
-                                    ctx->error, "texcoords")
-                     : NULL;
+                                          ctx->error, "source vertices");
+    float *nrm = in->has_nrm ? vs_priv_asset_calloc(a, verts ? verts : 1,
+                                                    3 * sizeof *nrm, ctx->error,
+                                                    "normals")
+                             : NULL;
+    float *tex = in->has_tex ? vs_priv_asset_calloc(a, verts ? verts : 1,
+                                                    2 * sizeof *tex, ctx->error,
+                                                    "texcoords")
+                             : NULL;
     if (!pos || !srcv || (in->has_nrm && !nrm) || (in->has_tex && !tex))
         return COLLADA_ERR(ctx);
     for (uint32_t i = 0; i < verts; ++i) {
@@ -195,7 +200,7 @@ static vs_result build_primitive(collada_ctx *ctx, const xmlNode *prim,
             tex[2 * i + 1] = 1.0f - t[1];
         }
     }
-    *out = (vs_primitive){.mode = VS_MODE_TRIANGLES,
+    *out = (vs_primitive){.mode = mode,
                           .vertex_count = verts,
                           .positions = pos,
                           .normals = nrm,
@@ -214,37 +219,47 @@ static bool is_triangle_element(const xmlNode *e)
            collada_is(e, "trifans");
 }
 
+static bool is_line_element(const xmlNode *e)
+{
+    return collada_is(e, "lines") || collada_is(e, "linestrips");
+}
+
 static vs_result build_mesh(collada_ctx *ctx, const xmlNode *mesh,
                             collada_geometry *g)
 {
     source_cache cache = {.count = 0};
     uint32_t n = 0;
     for (const xmlNode *e = mesh->children; e; e = e->next)
-        n += is_triangle_element(e);
-    g->primitives = vs_priv_asset_calloc(ctx->asset, n ? n : 1, sizeof *g->primitives,
-                                 ctx->error, "primitives");
+        n += is_triangle_element(e) || is_line_element(e);
+    g->primitives = vs_priv_asset_calloc(
+        ctx->asset, n ? n : 1, sizeof *g->primitives, ctx->error, "primitives");
     g->symbols = collada_tmp(ctx, n ? n : 1, sizeof *g->symbols, "materials");
     if (!g->primitives || !g->symbols) return COLLADA_ERR(ctx);
     const xmlNode *vertices = collada_child(mesh, "vertices");
     vs_result r;
     for (const xmlNode *e = mesh->children; e; e = e->next) {
-        if (!is_triangle_element(e)) continue;
+        bool lines = is_line_element(e);
+        if (!lines && !is_triangle_element(e)) continue;
         inputs in;
         collada_corners c;
-        uint32_t *tri = NULL, tris = 0;
+        uint32_t *corners = NULL, elements = 0;
         if ((r = read_inputs(ctx, &cache, e, &in)) ||
             (r = collada_read_corners(ctx, e, in.stride, &c)) ||
-            (r = collada_triangulate(ctx, e, &c, &tri, &tris)))
+            (r = lines ? collada_segments(ctx, e, &c, &corners, &elements)
+                       : collada_triangulate(ctx, e, &c, &corners, &elements)))
             return r;
         g->position_count = in.pos.count;
-        if (tris == 0) continue;
-        if ((r = build_primitive(ctx, e, &in, &c, tri, tris,
+        if (elements == 0) continue;
+        if ((r = build_primitive(ctx, e, &in, &c, corners,
+                                 (size_t)elements * (lines ? 2 : 3),
+                                 lines ? VS_MODE_LINES : VS_MODE_TRIANGLES,
                                  &g->primitives[g->primitive_count])))
             return r;
         g->symbols[g->primitive_count++] = collada_attr(e, "material");
     }
     if (g->primitive_count == 0 && vertices) {
-        /* No triangles: still know the position count for skins. */
+        /* No triangles or lines: still know the position count for
+         * skins. */
         for (const xmlNode *in = collada_child(vertices, "input"); in;
              in = collada_next(in, "input")) {
             const char *sem = collada_attr(in, "semantic");

@@ -7,6 +7,7 @@
 #define VS_LOAD_COLLADA_COLLADA_INTERNAL_H
 
 #include <libxml/tree.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "vskin/vskin.h"
@@ -42,8 +43,19 @@ typedef struct collada_node_stack {
 void collada_stack_matrix(const collada_xform *xforms, uint32_t count,
                           float out[16]);
 
-/* The column-major matrix of one element. */
+/* The column-major matrix of one element; a degenerate <skew> (which the
+ * loader refuses before) gives identity. */
 void collada_xform_matrix(const collada_xform *xform, float out[16]);
+
+/* 1/sqrt(FLT_EPSILON): the largest |shear factor| a <skew> may have, for
+ * perpendicular axes |tan(angle)|, so an angle at least about 0.02 degrees
+ * away from +-90 (mod 180). */
+#define COLLADA_SKEW_MAX_SHEAR 2896.3093757400984
+
+/* Whether the <skew> values v (angle, rotation axis, translation axis) give
+ * a shear factor that is not finite or not below COLLADA_SKEW_MAX_SHEAR;
+ * *shear is that factor (0 without shear). */
+bool collada_skew_degenerate(const float v[7], double *shear);
 
 /* Parses <library_animations> (nested <animation>s) and
  * <library_animation_clips>, evaluates the animated transform stacks and

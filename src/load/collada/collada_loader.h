@@ -194,14 +194,19 @@ typedef struct collada_corners {
 } collada_corners;
 
 /* Reads <p> (and <vcount>) of a <triangles>, <polylist>, <polygons>,
- * <tristrips> or <trifans> with `stride` indices per corner, checking
- * count against what the element holds. */
+ * <tristrips>, <trifans>, <lines> or <linestrips> with `stride` indices per
+ * corner, checking count against what the element holds. */
 vs_result collada_read_corners(collada_ctx *ctx, const xmlNode *prim,
                                uint32_t stride, collada_corners *c);
 /* Triangles as corner numbers (3 per triangle, in ctx->tmp). */
 vs_result collada_triangulate(collada_ctx *ctx, const xmlNode *prim,
                               const collada_corners *c, uint32_t **out,
                               uint32_t *tris);
+/* Line segments as corner numbers (2 per segment, in ctx->tmp): each group's
+ * consecutive corners, so a strip of n corners gives n - 1 segments. */
+vs_result collada_segments(collada_ctx *ctx, const xmlNode *prim,
+                           const collada_corners *c, uint32_t **out,
+                           uint32_t *segments);
 
 /* ---- collada_geometry.c */
 
@@ -213,7 +218,8 @@ typedef struct collada_geometry {
     const char **symbols;     /* material symbol per primitive or NULL */
 } collada_geometry;
 
-/* The de-indexed triangles of a <geometry> (built once, cached). */
+/* The de-indexed triangles and lines of a <geometry> (built once,
+ * cached). */
 vs_result collada_geometry_get(collada_ctx *ctx, const xmlNode *geometry,
                                const xmlNode *at, const collada_geometry **out);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The polygon elements of a COLLADA <mesh> (COLLADA 1.4.1 spec,
- * "triangles", "polylist", "polygons", "tristrips", "trifans") read as
- * corners (groups of <p> indices) and split into triangles: polygons and
- * fans around their first corner, strips with alternating winding. */
+/* The primitive elements of a COLLADA <mesh> (COLLADA 1.4.1 spec,
+ * "triangles", "polylist", "polygons", "tristrips", "trifans", "lines",
+ * "linestrips") read as corners (groups of <p> indices) and split into
+ * triangles (polygons and fans around their first corner, strips with
+ * alternating winding) or line segments (each line, and each consecutive
+ * pair of a line strip). */
 #include <string.h>
 
 #include "load/collada/collada_loader.h"
@@ -20,8 +22,8 @@ static vs_result parse_p(collada_ctx *ctx, const xmlNode *p_elem,
     return VS_OK;
 }
 
-/* <polygons>, <tristrips>, <trifans>: one <p> per polygon / strip / fan,
- * parsed one by one and then joined. */
+/* <polygons>, <tristrips>, <trifans>, <linestrips>: one <p> per polygon /
+ * strip / fan, parsed one by one and then joined. */
 static vs_result read_multi_p(collada_ctx *ctx, const xmlNode *prim,
                               uint32_t stride, uint32_t count,
                               collada_corners *c)
@@ -71,7 +73,9 @@ vs_result collada_read_corners(collada_ctx *ctx, const xmlNode *prim,
     if (!collada_attr(prim, "count"))
         return collada_fail(ctx, VS_ERROR_INVALID, prim, NULL,
                             "count is missing");
-    if (!collada_is(prim, "triangles") && !collada_is(prim, "polylist")) {
+    bool lines = collada_is(prim, "lines");
+    if (!collada_is(prim, "triangles") && !collada_is(prim, "polylist") &&
+        !lines) {
         c->strip = collada_is(prim, "tristrips");
         return read_multi_p(ctx, prim, stride, count, c);
     }
@@ -80,18 +84,21 @@ vs_result collada_read_corners(collada_ctx *ctx, const xmlNode *prim,
     if (p && (r = parse_p(ctx, p, stride, &c->p, &values))) return r;
     c->p_count = values;
     corner_count = values / stride;
-    if (collada_is(prim, "triangles")) {
-        if ((uint64_t)count * 3 != corner_count)
+    if (lines || collada_is(prim, "triangles")) {
+        /* One <p> of fixed-size groups: count lines of 2 corners, or
+         * triangles of 3. */
+        uint32_t size = lines ? 2 : 3;
+        if ((uint64_t)count * size != corner_count)
             return collada_fail(ctx, VS_ERROR_INVALID, prim, "count",
-                                "count is %u triangles but <p> holds %u "
-                                "corners",
-                                count, corner_count);
+                                "count is %u %s but <p> holds %u corners",
+                                count, lines ? "lines" : "triangles",
+                                corner_count);
         c->groups = count;
         c->sizes =
-            collada_tmp(ctx, count ? count : 1, sizeof *c->sizes, "triangles");
+            collada_tmp(ctx, count ? count : 1, sizeof *c->sizes, "corners");
         if (!c->sizes) return COLLADA_ERR(ctx);
         for (uint32_t i = 0; i < count; ++i)
-            c->sizes[i] = 3;
+            c->sizes[i] = size;
         return VS_OK;
     }
     const xmlNode *vc = collada_child(prim, "vcount");
@@ -148,5 +155,33 @@ vs_result collada_triangulate(collada_ctx *ctx, const xmlNode *prim,
     }
     *out = idx;
     *tris = (uint32_t)t;
+    return VS_OK;
+}
+
+/* Line segments as corner numbers: every consecutive pair of each group
+ * (a <lines> group is one pair, a <linestrips> group a whole strip). */
+vs_result collada_segments(collada_ctx *ctx, const xmlNode *prim,
+                           const collada_corners *c, uint32_t **out,
+                           uint32_t *segments)
+{
+    uint64_t s = 0;
+    for (uint32_t g = 0; g < c->groups; ++g)
+        if (c->sizes[g] >= 2) s += c->sizes[g] - 1;
+    if (s * 2 > UINT32_MAX)
+        return collada_fail(ctx, VS_ERROR_LIMIT, prim, NULL,
+                            "%llu line segments are too many",
+                            (unsigned long long)s);
+    uint32_t *idx = collada_tmp(ctx, s ? s * 2 : 1, sizeof *idx, "lines");
+    if (!idx) return COLLADA_ERR(ctx);
+    uint32_t base = 0, k = 0;
+    for (uint32_t g = 0; g < c->groups; ++g) {
+        for (uint32_t i = 1; i < c->sizes[g]; ++i) {
+            idx[k++] = base + i - 1;
+            idx[k++] = base + i;
+        }
+        base += c->sizes[g];
+    }
+    *out = idx;
+    *segments = (uint32_t)s;
     return VS_OK;
 }

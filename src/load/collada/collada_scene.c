@@ -107,6 +107,21 @@ static vs_result add_instance(collada_ctx *ctx, const xmlNode *e, uint32_t node,
     return VS_OK;
 }
 
+/* A <skew> near +-90 degrees would shear coordinates out by a huge or
+ * infinite factor: refused instead of giving a silently wrong pose. */
+static vs_result skew_fail(collada_ctx *ctx, const xmlNode *skew,
+                           const xmlNode *node, float angle, double shear)
+{
+    const char *name = collada_attr(node, "name");
+    if (!name) name = collada_attr(node, "id");
+    return collada_fail(ctx, VS_ERROR_INVALID, skew, "sid",
+                        "node \"%.120s\": <skew> angle %g is degenerate: its "
+                        "shear factor %g is not below %g, beyond which the "
+                        "matrix cannot be inverted in float",
+                        name ? name : "", (double)angle, shear,
+                        COLLADA_SKEW_MAX_SHEAR);
+}
+
 /* The transform stack of <node> e, in document order. */
 static vs_result read_stack(collada_ctx *ctx, const xmlNode *e, uint32_t node)
 {
@@ -124,6 +139,10 @@ static vs_result read_stack(collada_ctx *ctx, const xmlNode *e, uint32_t node)
         vs_result r =
             collada_floats_n(ctx, c, xform_elements[k].values, xf[n].values);
         if (r != VS_OK) return r;
+        double shear;
+        if (xf[n].kind == COLLADA_XF_SKEW &&
+            collada_skew_degenerate(xf[n].values, &shear))
+            return skew_fail(ctx, c, e, xf[n].values[0], shear);
         ++n;
     }
     collada_node_stack *st = &ctx->stacks[node];

@@ -68,23 +68,45 @@ static void lookat_element(const float v[9], float out[16])
  * perpendicular to b and phi the angle between a and u:
  *     p' = p + (tan(phi + angle) - tan(phi)) * (u . p) * b
  * For perpendicular unit axes this is the familiar I + tan(angle) * b a^T
- * (OpenCOLLADA's and FCollada's form). Parallel or zero axes: identity. */
-static void skew_element(const float v[7], float out[16])
+ * (OpenCOLLADA's and FCollada's form). Parallel or zero axes: identity.
+ * Returns false when there is no shear (*k = 0); else the unit axes and the
+ * shear factor k. */
+static bool skew_shear(const float v[7], vec3 b, vec3 u, double *k)
 {
-    vec3 a = {v[1], v[2], v[3]}, b = {v[4], v[5], v[6]}, u;
-    xform_identity(out);
+    vec3 a = {v[1], v[2], v[3]};
+    glm_vec3_copy((vec3){v[4], v[5], v[6]}, b);
+    *k = 0.0;
     float bl = glm_vec3_norm(b);
-    if (!(bl > 0.0f)) return;
+    if (!(bl > 0.0f)) return false;
     glm_vec3_scale(b, 1.0f / bl, b);
     float along = glm_vec3_dot(a, b);
     glm_vec3_scale(b, along, u);
     glm_vec3_sub(a, u, u);
     float ul = glm_vec3_norm(u);
-    if (!(ul > 1e-6f * glm_vec3_norm(a))) return;
+    if (!(ul > 1e-6f * glm_vec3_norm(a))) return false;
     glm_vec3_scale(u, 1.0f / ul, u);
     double phi = atan2((double)along, (double)ul);
-    double k =
-        tan(phi + (double)v[0] * (3.14159265358979323846 / 180.0)) - tan(phi);
+    *k = tan(phi + (double)v[0] * (3.14159265358979323846 / 180.0)) - tan(phi);
+    return true;
+}
+
+bool collada_skew_degenerate(const float v[7], double *shear)
+{
+    vec3 b, u;
+    skew_shear(v, b, u, shear);
+    /* I + k b u^T (u perpendicular to b) has determinant 1 but singular
+     * values near |k| and 1/|k|: its condition number is about k^2, so from
+     * |k| = 1/sqrt(FLT_EPSILON) on its float inverse keeps no correct digit
+     * (inverse bind matrices, world inverses). NaN fails the test too. */
+    return !(fabs(*shear) < COLLADA_SKEW_MAX_SHEAR);
+}
+
+static void skew_element(const float v[7], float out[16])
+{
+    vec3 b, u;
+    double k;
+    xform_identity(out);
+    if (!skew_shear(v, b, u, &k) || !(fabs(k) < COLLADA_SKEW_MAX_SHEAR)) return;
     for (int col = 0; col < 3; ++col)
         for (int row = 0; row < 3; ++row)
             out[col * 4 + row] += (float)(k * b[row] * u[col]);

@@ -47,6 +47,7 @@ static vs_result load_doc(const char *text, const char *from, const char *to,
     fx_init(&f, "fixture.dae", 1, ids);
     fx_xform(&f, 0, COLLADA_XF_TRANSLATE, "translate", (float[]){0, 0, 0}, 3);
     fx_xform(&f, 0, COLLADA_XF_ROTATE, "rz", (float[]){0, 0, 1, 0}, 4);
+    fx_xform(&f, 0, COLLADA_XF_SKEW, "k", (float[]){0, 0, 1, 0, 1, 0, 0}, 7);
     vs_result r = fx_load_doc(
         &f, xmlReadMemory(doc, (int)strlen(doc), "fixture.dae", NULL, 0), err);
     *clips = f.asset->clip_count;
@@ -166,6 +167,23 @@ static void sample_limit(void)
               "%s", err.message);
 }
 
+/* A skew animated onto 90 degrees is refused like a static one. */
+static void degenerate_animated_skew(void)
+{
+    char doc[sizeof base + 64];
+    const char *at = strstr(base, "n/translate.X");
+    snprintf(doc, sizeof doc, "%.*sn/k.ANGLE%s", (int)(at - base), base,
+             at + strlen("n/translate.X"));
+    vs_error err = {0};
+    uint32_t clips;
+    CHECK(load_doc(doc, ">0 10<", ">0 80<", &err, &clips) == VS_OK);
+    vs_result r = load_doc(doc, ">0 10<", ">0 90<", &err, &clips);
+    CHECK(r == VS_ERROR_INVALID);
+    CHECK_MSG(strstr(err.message, "<channel target=\"n/k.ANGLE\">: at 2 s "
+                                  "the <skew> angle 90 is degenerate") != NULL,
+              "%s", err.message);
+}
+
 static void bad_clips(void)
 {
     expect(
@@ -186,5 +204,6 @@ int main(void)
     RUN(bad_sources);
     RUN(bad_clips);
     RUN(sample_limit);
+    RUN(degenerate_animated_skew);
     return test_summary();
 }

@@ -38,6 +38,9 @@ static const broken_case cases[] = {
     {"up_axis", VS_ERROR_INVALID, "\"W_UP\""},
     {"unit", VS_ERROR_INVALID, "<unit meter=\"-1\">"},
     {"polygon_hole", VS_ERROR_UNSUPPORTED, "<ph>: polygons with holes"},
+    {"skew_90", VS_ERROR_INVALID,
+     "line 25: <skew sid=\"k\">: node \"tilted\": <skew> angle 90 is "
+     "degenerate"},
 };
 
 static void broken_files_name_the_line(void)

@@ -44,17 +44,20 @@ static void strips_and_fans(void)
 {
     vs_asset *a = collada_load_checked(COLLADA_DATA "strips_fans.dae");
     if (!a) return;
-    /* <lines> is skipped: two primitives. Strip 0 1 2 3 -> (0,1,2)
-     * (2,1,3); fans 0 1 3 2 -> (0,1,3) (0,3,2) and 3 2 1 -> (3,2,1). Output
-     * vertices follow first use, so indices map through source_vertex. */
-    CHECK(a->meshes[0].primitive_count == 2);
+    /* Three primitives in document order, the <lines> between. Strip
+     * 0 1 2 3 -> (0,1,2) (2,1,3); fans 0 1 3 2 -> (0,1,3) (0,3,2) and
+     * 3 2 1 -> (3,2,1). Output vertices follow first use, so indices map
+     * through source_vertex. */
+    CHECK(a->meshes[0].primitive_count == 3);
     static const uint32_t strip[6] = {0, 1, 2, 2, 1, 3};
     static const uint32_t fans[9] = {0, 1, 3, 0, 3, 2, 3, 2, 1};
     const vs_primitive *p = &a->meshes[0].primitives[0];
     CHECK(p->index_count == 6 && p->vertex_count == 4);
     for (int i = 0; i < 6 && p->index_count == 6; ++i)
         CHECK(p->source_vertex[p->indices[i]] == strip[i]);
+    CHECK(p->mode == VS_MODE_TRIANGLES);
     p = &a->meshes[0].primitives[a->meshes[0].primitive_count - 1];
+    CHECK(p->mode == VS_MODE_TRIANGLES);
     CHECK(p->index_count == 9 && p->vertex_count == 4);
     for (int i = 0; i < 9 && p->index_count == 9; ++i)
         CHECK(p->source_vertex[p->indices[i]] == fans[i]);

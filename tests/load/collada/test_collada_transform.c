@@ -89,6 +89,35 @@ static void skew_follows_renderman(void)
     check_point(&k3, 1, 1, 2, 3, 1, 2, 3);
 }
 
+/* The shear factor must stay below 1/sqrt(FLT_EPSILON) (about 2896, tan of
+ * 89.98 degrees): at 90 degrees tan has no finite value, and double's
+ * tan(pi/2) is 1.6e16. */
+static void skew_near_90_degrees_is_degenerate(void)
+{
+    double k;
+    static const float ok[] = {0, 45, 89.97f, -89.97f, 90.03f, 180, 269.97f};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; ++i)
+        CHECK_MSG(!collada_skew_degenerate(
+                      (const float[7]){ok[i], 0, 1, 0, 1, 0, 0}, &k),
+                  "%g: shear %g", (double)ok[i], k);
+    static const float bad[] = {90,     -90, 270, 89.99f,
+                                90.01f, 450, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        CHECK_MSG(collada_skew_degenerate(
+                      (const float[7]){bad[i], 0, 1, 0, 1, 0, 0}, &k),
+                  "%g: shear %g", (double)bad[i], k);
+    /* a at 45 degrees to b: 45 more turns a onto the perpendicular of b. */
+    CHECK(collada_skew_degenerate((const float[7]){45, 1, 1, 0, 1, 0, 0}, &k));
+    CHECK(!collada_skew_degenerate((const float[7]){44, 1, 1, 0, 1, 0, 0}, &k));
+    /* No shear at all (parallel axes) is never degenerate. */
+    CHECK(!collada_skew_degenerate((const float[7]){90, 1, 0, 0, 2, 0, 0}, &k));
+    CHECK(k == 0.0);
+    /* Were it built anyway, the matrix is identity, not 1.6e16. */
+    collada_xform x = {.kind = COLLADA_XF_SKEW,
+                       .values = {90, 0, 1, 0, 1, 0, 0}};
+    check_point(&x, 1, 0, 50, 0, 0, 50, 0);
+}
+
 static void stack_multiplies_in_document_order(void)
 {
     collada_xform x[3] = {
@@ -110,6 +139,7 @@ int main(void)
     RUN(translate_rotate_scale);
     RUN(lookat_aims_minus_z);
     RUN(skew_follows_renderman);
+    RUN(skew_near_90_degrees_is_degenerate);
     RUN(stack_multiplies_in_document_order);
     return test_summary();
 }
