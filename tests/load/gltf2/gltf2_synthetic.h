@@ -10,6 +10,7 @@
 #ifndef VS_TESTS_IO_GLTF2_SYNTHETIC_H
 #define VS_TESTS_IO_GLTF2_SYNTHETIC_H
 
+#include <stdio.h>
 #include <string.h>
 
 #include "vskin/vskin.h"
