@@ -104,19 +104,6 @@ static int64_t find_joint(const collada_ctx *ctx, const char *name, bool idref,
     return n >= 0 ? n : find_in(ctx, name, idref, 0, ctx->node_count);
 }
 
-/* Index of a <visual_scene> among them, as collada_load_scenes numbers
- * them. */
-static uint32_t scene_index(const collada_ctx *ctx, const xmlNode *vs)
-{
-    uint32_t s = 0;
-    for (const xmlNode *v = collada_item(
-             ctx->root, NULL, "library_visual_scenes", "visual_scene");
-         v && v != vs; v = collada_item(ctx->root, v, "library_visual_scenes",
-                                        "visual_scene"))
-        ++s;
-    return s;
-}
-
 /* One <skeleton>: a node of the scene is a subtree to search first. Two
  * other readings, each with a warning, follow three.js and assimp, which
  * use the skeleton only as where to look joints up: a <visual_scene> is
@@ -153,8 +140,8 @@ static vs_result skeleton_root_of(collada_ctx *ctx,
         return VS_OK;
     }
     uint32_t scene = inst->scene;
-    if (collada_is(e, "visual_scene")) {
-        scene = scene_index(ctx, e);
+    if (collada_is(e, "visual_scene") && e->_private) {
+        scene = (uint32_t)((const uint32_t *)e->_private - ctx->scene_begin);
         r = collada_warn(ctx, s, NULL, "joints looked up in that whole scene",
                          "\"%.120s\" names a <visual_scene>, not a node", id);
     } else if (collada_is(e, "node")) {
