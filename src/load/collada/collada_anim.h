@@ -78,7 +78,9 @@ uint32_t anim_find_nodes(const anim_ctx *ctx, const char *id, size_t len,
 vs_result anim_sampler_curve(anim_ctx *ctx, const xmlNode *channel,
                              const xmlNode *sampler, anim_curve *curve);
 /* Resolves a channel target to node / element / values; *skip is set for a
- * target whose node does not exist (dangling channels are common). */
+ * target that moves nothing vskin poses (no node in the scenes, or not a
+ * transform element of the node), with a warning where the target is a
+ * flaw of the file. */
 vs_result anim_resolve_target(anim_ctx *ctx, const xmlNode *channel,
                               anim_channel *out, bool *skip);
 

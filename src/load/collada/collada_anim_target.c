@@ -116,20 +116,23 @@ vs_result anim_resolve_target(anim_ctx *ctx, const xmlNode *channel,
         return collada_fail(ctx->c, VS_ERROR_INVALID, channel, "target",
                             "expected \"nodeId/sid\"");
     uint32_t first;
-    uint32_t nodes = anim_find_nodes(ctx, t, (size_t)(slash - t), &first);
+    size_t id_len = (size_t)(slash - t);
+    uint32_t nodes = anim_find_nodes(ctx, t, id_len, &first);
     if (nodes == 0) {
-        /* Exporters leave channels on deleted nodes, cameras and lights:
-         * there is nothing to animate, so the channel is skipped. */
+        /* Exporters leave channels on cameras, lights and nodes no scene
+         * holds: nothing vskin poses moves, so the channel is skipped. One
+         * whose id names nothing at all is a flaw of the file. */
         *skip = true;
-        return VS_OK;
+        char *id = collada_tmp(ctx->c, id_len + 1, 1, "channel target");
+        if (!id) return COLLADA_ERR(ctx->c);
+        memcpy(id, t, id_len);
+        id[id_len] = '\0';
+        if (collada_lookup(ctx->c, id)) return VS_OK;
+        return collada_warn(ctx->c, channel, "target", "channel ignored",
+                            "\"%s\" is the id of no element", id);
     }
     const char *sid = slash + 1;
     size_t sid_len = strcspn(sid, "./(");
-    if (sid_len == 0 || sid[sid_len] == '/')
-        return collada_fail(ctx->c, VS_ERROR_INVALID, channel, "target",
-                            "expected a transform sid after the node id "
-                            "(only the <node>'s own transform elements can "
-                            "be animated)");
     uint32_t node = ctx->node_ids[first].node;
     const collada_node_stack *st = &ctx->stacks[node];
     uint32_t x = 0;
@@ -137,11 +140,18 @@ vs_result anim_resolve_target(anim_ctx *ctx, const xmlNode *channel,
            !(st->xforms[x].sid && strlen(st->xforms[x].sid) == sid_len &&
              strncmp(st->xforms[x].sid, sid, sid_len) == 0))
         ++x;
-    if (x == st->xform_count)
-        return collada_fail(ctx->c, VS_ERROR_INVALID, channel, "target",
-                            "node \"%s\" has no transform element with sid "
-                            "\"%.*s\"",
-                            st->id, (int)sid_len, sid);
+    /* Maya animates attributes that are no transform element
+     * (blendParent1, visibility) on the node: they do not move it in
+     * COLLADA's model, so the channel is ignored and the rest of the
+     * animation kept, as three.js and assimp do. */
+    if (sid_len == 0 || sid[sid_len] == '/' || x == st->xform_count) {
+        *skip = true;
+        return collada_warn(ctx->c, channel, "target", "channel ignored",
+                            "\"%.120s\" is no transform element of node "
+                            "\"%s\" (only the <node>'s own transform "
+                            "elements are animated)",
+                            sid, st->id);
+    }
     out->element = channel;
     out->node = node;
     out->node_first = first;

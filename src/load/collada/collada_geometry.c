@@ -10,6 +10,7 @@
  * distinct (position, normal, texcoord) index tuple, so shared corners stay
  * shared, and vs_primitive.source_vertex keeps the position index, which is
  * what skin weights refer to. */
+#include <stdio.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -22,17 +23,37 @@ typedef struct source_cache {
     uint32_t count;
 } source_cache;
 
+/* The vertex attributes read from <source>s, with the repairs each may
+ * get: positions of a 2-D accessor (X, Y) get Z = 0, the only reading of
+ * such a file (three.js and assimp read them so); texture coordinates
+ * with INF or NaN values get 0 there, as they do not move the pose. */
+typedef enum attr_kind { ATTR_POSITION, ATTR_NORMAL, ATTR_TEXCOORD } attr_kind;
+
 static vs_result cached_source(collada_ctx *ctx, source_cache *cache,
-                               const xmlNode *source, uint32_t components,
+                               const xmlNode *source, attr_kind kind,
                                collada_floats_src *out)
 {
+    uint32_t components = kind == ATTR_TEXCOORD ? 2 : 3;
     for (uint32_t i = 0; i < cache->count; ++i)
         if (cache->element[i] == source &&
             cache->data[i].components == components) {
             *out = cache->data[i];
             return VS_OK;
         }
-    vs_result r = collada_source_floats(ctx, source, components, out);
+    collada_source_opts opts = {.components = components,
+                                .min_components = kind == ATTR_POSITION ? 2 : 0,
+                                .zero_nonfinite = kind == ATTR_TEXCOORD};
+    collada_source_flaws flaws;
+    vs_result r = collada_source_read(ctx, source, &opts, out, &flaws);
+    if (r == VS_OK && flaws.bound < components)
+        r = collada_warn(ctx, source, NULL, "read with Z = 0",
+                         "positions have %u values (X, Y) per element",
+                         flaws.bound);
+    if (r == VS_OK && flaws.zeroed)
+        r = collada_warn(ctx, source, NULL, "read as 0",
+                         "%u texture coordinate values are not finite (INF "
+                         "or NaN)",
+                         flaws.zeroed);
     if (r == VS_OK && cache->count < 16) {
         cache->element[cache->count] = source;
         cache->data[cache->count++] = *out;
@@ -49,12 +70,34 @@ typedef struct inputs {
     collada_floats_src pos, nrm, tex;
 } inputs;
 
+/* Normals and texture coordinates do not move the pose: an input whose
+ * source is missing or has no accessor is dropped (three.js and assimp
+ * load such meshes without the attribute). */
+static vs_result optional_source(collada_ctx *ctx, const xmlNode *in,
+                                 const char *what, const xmlNode **src)
+{
+    const char *ref = collada_attr(in, "source");
+    const xmlNode *e = collada_lookup(ctx, ref);
+    char action[64];
+    snprintf(action, sizeof action, "%s dropped", what);
+    if (!e && (!ref || !*ref))
+        return collada_warn(ctx, in, "semantic", action,
+                            "the source attribute is missing");
+    if (!e)
+        return collada_warn(ctx, in, "source", action,
+                            "\"%.120s\" does not exist", ref);
+    if (collada_is(e, "source") && !collada_source_has_accessor(e))
+        return collada_warn(ctx, in, "source", action,
+                            "<source> has no <technique_common><accessor>");
+    return collada_resolve(ctx, in, "source", ref, "source", src);
+}
+
 static vs_result use_input(collada_ctx *ctx, source_cache *cache,
                            const xmlNode *in, uint32_t offset, inputs *out)
 {
     const char *sem = collada_attr(in, "semantic");
     const char *ref = collada_attr(in, "source");
-    const xmlNode *src;
+    const xmlNode *src = NULL;
     vs_result r;
     if (!sem)
         return collada_fail(ctx, VS_ERROR_INVALID, in, NULL,
@@ -70,13 +113,13 @@ static vs_result use_input(collada_ctx *ctx, source_cache *cache,
     }
     if (strcmp(sem, "POSITION") == 0) {
         if ((r = collada_resolve(ctx, in, "source", ref, "source", &src)) ||
-            (r = cached_source(ctx, cache, src, 3, &out->pos)))
+            (r = cached_source(ctx, cache, src, ATTR_POSITION, &out->pos)))
             return r;
         out->has_pos = true;
         out->pos_off = offset;
     } else if (strcmp(sem, "NORMAL") == 0 && !out->has_nrm) {
-        if ((r = collada_resolve(ctx, in, "source", ref, "source", &src)) ||
-            (r = cached_source(ctx, cache, src, 3, &out->nrm)))
+        if ((r = optional_source(ctx, in, "normals", &src)) || !src ||
+            (r = cached_source(ctx, cache, src, ATTR_NORMAL, &out->nrm)))
             return r;
         out->has_nrm = true;
         out->nrm_off = offset;
@@ -85,8 +128,9 @@ static vs_result use_input(collada_ctx *ctx, source_cache *cache,
         uint32_t set;
         if ((r = collada_uint_attr(ctx, in, "set", 0, &set))) return r;
         if (out->has_tex && set >= out->tex_set) return VS_OK;
-        if ((r = collada_resolve(ctx, in, "source", ref, "source", &src)) ||
-            (r = cached_source(ctx, cache, src, 2, &out->tex)))
+        if ((r = optional_source(ctx, in, "texture coordinates", &src)) ||
+            !src ||
+            (r = cached_source(ctx, cache, src, ATTR_TEXCOORD, &out->tex)))
             return r;
         out->has_tex = true;
         out->tex_off = offset;
@@ -125,13 +169,68 @@ static uint32_t hash3(uint32_t a, uint32_t b, uint32_t c)
     return (uint32_t)(h ^ (h >> 32));
 }
 
+/* First corner whose index at `off` is count or more, or n. */
+static size_t first_outside(const collada_corners *c, uint32_t stride,
+                            uint32_t off, uint32_t count, const uint32_t *corner,
+                            size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (c->p[(size_t)corner[k] * stride + off] >= count) return k;
+    return n;
+}
+
+/* Positions indexed out of range leave the shape unknown and refuse the
+ * primitive; normal or texture coordinate indices out of range drop that
+ * attribute from it. */
+static vs_result check_indices(collada_ctx *ctx, const xmlNode *prim,
+                               inputs *in, const collada_corners *c,
+                               const uint32_t *corner, size_t n)
+{
+    const int64_t *p = c->p;
+    size_t k = first_outside(c, in->stride, in->pos_off, in->pos.count, corner, n);
+    if (k < n) {
+        long long got = p[(size_t)corner[k] * in->stride + in->pos_off];
+        return collada_fail(ctx, VS_ERROR_INVALID, prim, "material",
+                            "corner %u: index out of range (position %lld "
+                            "of %u)",
+                            corner[k], got, in->pos.count);
+    }
+    vs_result r;
+    if (in->has_nrm && (k = first_outside(c, in->stride, in->nrm_off,
+                                          in->nrm.count, corner, n)) < n) {
+        in->has_nrm = false;
+        long long got = p[(size_t)corner[k] * in->stride + in->nrm_off];
+        if ((r = collada_warn(ctx, prim, "material", "normals dropped",
+                              "corner %u: normal index %lld of %u is out of "
+                              "range",
+                              corner[k], got, in->nrm.count)))
+            return r;
+    }
+    if (in->has_tex && (k = first_outside(c, in->stride, in->tex_off,
+                                          in->tex.count, corner, n)) < n) {
+        in->has_tex = false;
+        long long got = p[(size_t)corner[k] * in->stride + in->tex_off];
+        if ((r = collada_warn(ctx, prim, "material",
+                              "texture coordinates dropped",
+                              "corner %u: texcoord index %lld of %u is out "
+                              "of range",
+                              corner[k], got, in->tex.count)))
+            return r;
+    }
+    return VS_OK;
+}
+
 /* Distinct index tuples of the n element corners (3 per triangle or 2 per
  * line segment) become output vertices. */
 static vs_result build_primitive(collada_ctx *ctx, const xmlNode *prim,
-                                 const inputs *in, const collada_corners *c,
+                                 const inputs *given, const collada_corners *c,
                                  const uint32_t *corner, size_t n,
                                  vs_primitive_mode mode, vs_primitive *out)
 {
+    inputs checked = *given;
+    inputs *in = &checked;
+    vs_result r = check_indices(ctx, prim, in, c, corner, n);
+    if (r != VS_OK) return r;
     size_t cap = 16;
     while (cap < n * 2)
         cap *= 2;
@@ -146,13 +245,6 @@ static vs_result build_primitive(collada_ctx *ctx, const xmlNode *prim,
         uint32_t pi = (uint32_t)v[in->pos_off];
         uint32_t ni = in->has_nrm ? (uint32_t)v[in->nrm_off] : 0;
         uint32_t ti = in->has_tex ? (uint32_t)v[in->tex_off] : 0;
-        if (pi >= in->pos.count || (in->has_nrm && ni >= in->nrm.count) ||
-            (in->has_tex && ti >= in->tex.count))
-            return collada_fail(ctx, VS_ERROR_INVALID, prim, "material",
-                                "corner %u: index out of range (position %u "
-                                "of %u, normal %u of %u, texcoord %u of %u)",
-                                corner[k], pi, in->pos.count, ni, in->nrm.count,
-                                ti, in->tex.count);
         size_t h = hash3(pi, ni, ti) & (cap - 1);
         for (;; h = (h + 1) & (cap - 1)) {
             if (table[h] == 0) {
@@ -269,7 +361,7 @@ static vs_result build_mesh(collada_ctx *ctx, const xmlNode *mesh,
             if ((r = collada_resolve(ctx, in, "source",
                                      collada_attr(in, "source"), "source",
                                      &src)) ||
-                (r = cached_source(ctx, &cache, src, 3, &data)))
+                (r = cached_source(ctx, &cache, src, ATTR_POSITION, &data)))
                 return r;
             g->position_count = data.count;
         }

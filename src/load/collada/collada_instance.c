@@ -3,7 +3,8 @@
  * <instance_geometry> and <instance_controller> gets its own vs_mesh (its
  * <bind_material> picks the materials; the vertex arrays are shared between
  * instances of one geometry or controller), each <instance_controller> its
- * own vs_skin. Then the nodes move into the asset. */
+ * own vs_skin; an <instance_controller> whose skin lost its geometry gets
+ * neither. Then the nodes move into the asset. */
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -37,17 +38,19 @@ vs_result collada_build_instances(collada_ctx *ctx)
                                ctx->error, "skins");
     if (!meshes || !sk) return COLLADA_ERR(ctx);
     skins = 0;
+    uint32_t mesh_count = 0;
     for (uint32_t i = 0; i < n; ++i) {
         const collada_instance *inst = &ctx->instances[i];
+        bool loaded = true;
         if (collada_is(inst->element, "instance_controller")) {
-            r = collada_load_controller(ctx, inst, &meshes[i], &sk[skins],
-                                        (int32_t)skins);
-            ++skins;
+            r = collada_load_controller(ctx, inst, &meshes[mesh_count],
+                                        &sk[skins], (int32_t)skins, &loaded);
+            skins += loaded;
         } else {
-            r = geometry_instance(ctx, inst, &meshes[i]);
+            r = geometry_instance(ctx, inst, &meshes[mesh_count]);
         }
         if (r != VS_OK) return r;
-        ctx->nodes[inst->node].mesh = (int32_t)i;
+        if (loaded) ctx->nodes[inst->node].mesh = (int32_t)mesh_count++;
     }
     vs_node *nodes =
         vs_priv_asset_calloc(ctx->asset, ctx->node_count ? ctx->node_count : 1,
@@ -58,7 +61,7 @@ vs_result collada_build_instances(collada_ctx *ctx)
     ctx->asset->nodes = nodes;
     ctx->asset->node_count = ctx->node_count;
     ctx->asset->meshes = meshes;
-    ctx->asset->mesh_count = n;
+    ctx->asset->mesh_count = mesh_count;
     ctx->asset->skins = sk;
     ctx->asset->skin_count = skins;
     return VS_OK;

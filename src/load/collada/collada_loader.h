@@ -102,6 +102,12 @@ const xmlNode *collada_walk(const xmlNode *n, const xmlNode *root);
  * element's id when it has one. Returns code. */
 vs_result collada_fail(collada_ctx *ctx, vs_result code, const xmlNode *element,
                        const char *attr, const char *fmt, ...) VS_PRINTF(5, 6);
+/* A flaw vskin repairs (asset_warn): the warning's object is "line N:
+ * <element attr="value">" as collada_fail names it. VS_OK, or the strict
+ * load's refusal. */
+vs_result collada_warn(collada_ctx *ctx, const xmlNode *element,
+                       const char *attr, const char *action, const char *fmt,
+                       ...) VS_PRINTF(5, 6);
 void *collada_tmp(collada_ctx *ctx, size_t count, size_t size,
                   const char *where);
 /* Arena copy of s in the asset (NULL s gives NULL); false when out of
@@ -115,6 +121,11 @@ vs_result collada_text(collada_ctx *ctx, const xmlNode *n, const char **out);
  * many; arrays live in ctx->tmp. */
 vs_result collada_floats(collada_ctx *ctx, const xmlNode *n, float **out,
                          uint32_t *count);
+/* collada_floats, but INF and NaN values (also the Microsoft C runtime's
+ * "1.#INF" spellings) read as 0 and are counted in *zeroed. */
+vs_result collada_floats_zeroing(collada_ctx *ctx, const xmlNode *n,
+                                 float **out, uint32_t *count,
+                                 uint32_t *zeroed);
 /* Integers in [min, UINT32_MAX] as int64 (min is 0 or -1). */
 vs_result collada_ints(collada_ctx *ctx, const xmlNode *n, int64_t min,
                        int64_t **out, uint32_t *count);
@@ -127,8 +138,13 @@ vs_result collada_uint_attr(collada_ctx *ctx, const xmlNode *n,
 
 /* Builds ctx->ids. */
 vs_result collada_index_ids(collada_ctx *ctx);
+/* The element with the id a "#id" reference (or a bare "id") names, or
+ * NULL; reports nothing. */
+const xmlNode *collada_lookup(const collada_ctx *ctx, const char *ref);
 /* Resolves a "#id" reference found in attribute / text of `at`: the
- * element, which must be named `kind` (NULL: any). Errors name `at`. */
+ * element, which must be named `kind` (NULL: any). Errors name `at`. A
+ * bare "id" that names an element of the document reads as "#id", with a
+ * warning. */
 vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
                           const char *ref, const char *kind,
                           const xmlNode **out);
@@ -176,6 +192,28 @@ typedef struct collada_floats_src {
  * params; all when components is 0, then *components = stride). */
 vs_result collada_source_floats(collada_ctx *ctx, const xmlNode *source,
                                 uint32_t components, collada_floats_src *out);
+/* How collada_source_read reads: `components` values per element (0: all
+ * the accessor binds); an accessor that binds fewer but at least
+ * min_components (0: no fewer) has the rest padded with 0; with
+ * zero_nonfinite, INF and NaN values read as 0. */
+typedef struct collada_source_opts {
+    uint32_t components, min_components;
+    bool zero_nonfinite;
+} collada_source_opts;
+
+/* What collada_source_read repaired, for the caller's warning. */
+typedef struct collada_source_flaws {
+    uint32_t bound;  /* values per element read (the rest are padding) */
+    uint32_t zeroed; /* non-finite values read as 0 */
+} collada_source_flaws;
+
+vs_result collada_source_read(collada_ctx *ctx, const xmlNode *source,
+                              const collada_source_opts *opts,
+                              collada_floats_src *out,
+                              collada_source_flaws *flaws);
+/* Whether a <source> has the <technique_common><accessor> it is read
+ * through. */
+bool collada_source_has_accessor(const xmlNode *source);
 /* Name_array or IDREF_array strings of a source (pointers into a tmp copy);
  * *idref tells which. */
 vs_result collada_source_names(collada_ctx *ctx, const xmlNode *source,
@@ -240,10 +278,13 @@ vs_result collada_instance_mesh(collada_ctx *ctx, const xmlNode *instance,
 
 /* ---- collada_skin.c */
 
-/* Builds the mesh of an <instance_controller> on node and its vs_skin. */
+/* Builds the mesh of an <instance_controller> on node and its vs_skin;
+ * *loaded is false (and nothing built) when the skin's geometry does not
+ * exist. */
 vs_result collada_load_controller(collada_ctx *ctx,
                                   const collada_instance *inst, vs_mesh *mesh,
-                                  vs_skin *skin, int32_t skin_index);
+                                  vs_skin *skin, int32_t skin_index,
+                                  bool *loaded);
 /* Sorted key tables for joint lookups (after the node walk). */
 vs_result collada_index_nodes(collada_ctx *ctx);
 

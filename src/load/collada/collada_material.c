@@ -89,9 +89,17 @@ vs_result collada_bind_material(collada_ctx *ctx, const xmlNode *instance,
          im = collada_next(im, "instance_material")) {
         const char *sym = collada_attr(im, "symbol");
         if (!sym || strcmp(sym, symbol) != 0) continue;
-        const xmlNode *m;
-        vs_result r = collada_resolve(
-            ctx, im, "target", collada_attr(im, "target"), "material", &m);
+        const char *target = collada_attr(im, "target");
+        const xmlNode *m = collada_lookup(ctx, target);
+        /* A binding to nothing leaves the primitive without a material,
+         * as three.js and assimp load it: the pose does not depend on it. */
+        if (!m || !collada_is(m, "material"))
+            return collada_warn(ctx, im, "target", "material binding dropped",
+                                "\"%.120s\" is not a <material> of the "
+                                "document",
+                                target ? target : "");
+        vs_result r =
+            collada_resolve(ctx, im, "target", target, "material", &m);
         if (r != VS_OK) return r;
         *out = material_index(ctx, m);
         return VS_OK;

@@ -293,6 +293,9 @@ vs_result collada_load_scenes(collada_ctx *ctx)
     for (const xmlNode *v = collada_item(ctx->root, NULL, LIB, "visual_scene");
          v; v = collada_item(ctx->root, v, LIB, "visual_scene"), ++s) {
         ctx->scene_begin[s] = ctx->node_count;
+        /* The element finds its scene's node range in O(1) (a <skeleton>
+         * may name the scene, collada_skin_joints.c). */
+        ((xmlNode *)v)->_private = &ctx->scene_begin[s];
         if (v == shown) ctx->asset->default_scene = (int32_t)s;
         if ((r = walk_scene(ctx, v, s, &scenes[s]))) return r;
     }

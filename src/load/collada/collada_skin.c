@@ -244,9 +244,19 @@ static vs_result parse_controller(collada_ctx *ctx, const xmlNode *controller,
         return collada_fail(ctx, VS_ERROR_INVALID, controller, NULL,
                             "controller has no <skin>");
     const xmlNode *base;
-    vs_result r = collada_resolve(ctx, skin, "source",
-                                  collada_attr(skin, "source"), NULL, &base);
-    if (r != VS_OK) return r;
+    const char *source = collada_attr(skin, "source");
+    vs_result r;
+    /* Skeleton and animation exports keep the <skin> but not the mesh it
+     * deforms: with no geometry there is nothing to skin and nothing this
+     * skin's weights could misplace, so the instance loads without a mesh
+     * (the nodes, joints included, and the clips stay). */
+    if (!collada_lookup(ctx, source)) {
+        d->geometry = NULL;
+        return collada_warn(ctx, skin, "source", "loaded without the mesh",
+                            "the skinned geometry does not exist");
+    }
+    if ((r = collada_resolve(ctx, skin, "source", source, NULL, &base)))
+        return r;
     if (collada_is(base, "controller"))
         return collada_fail(ctx, VS_ERROR_UNSUPPORTED, skin, "source",
                             "skinning another controller (e.g. a <morph>) is "

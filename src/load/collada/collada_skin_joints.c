@@ -83,13 +83,20 @@ static int64_t find_in(const collada_ctx *ctx, const char *name, bool idref,
     return n;
 }
 
+/* Where a <skeleton> says joints are looked up: the runtime nodes [lo, hi)
+ * (a subtree, or a whole visual scene); node is the skeleton root node, or
+ * -1 for a scene. */
+typedef struct skeleton_root {
+    uint32_t lo, hi;
+    int32_t node;
+} skeleton_root;
+
 static int64_t find_joint(const collada_ctx *ctx, const char *name, bool idref,
-                          const uint32_t *roots, uint32_t root_count,
+                          const skeleton_root *roots, uint32_t root_count,
                           uint32_t scene)
 {
     for (uint32_t k = 0; k < root_count; ++k) {
-        int64_t n =
-            find_in(ctx, name, idref, roots[k], ctx->subtree_end[roots[k]]);
+        int64_t n = find_in(ctx, name, idref, roots[k].lo, roots[k].hi);
         if (n >= 0) return n;
     }
     int64_t n = find_in(ctx, name, idref, ctx->scene_begin[scene],
@@ -97,39 +104,77 @@ static int64_t find_joint(const collada_ctx *ctx, const char *name, bool idref,
     return n >= 0 ? n : find_in(ctx, name, idref, 0, ctx->node_count);
 }
 
+/* One <skeleton>: a node of the scene is a subtree to search first. Two
+ * other readings, each with a warning, follow three.js and assimp, which
+ * use the skeleton only as where to look joints up: a <visual_scene> is
+ * that whole scene, a <node> that no scene instances (it lives only in
+ * <library_nodes>) leaves the lookup to the instance's scene. */
+static vs_result skeleton_root_of(collada_ctx *ctx,
+                                  const collada_instance *inst,
+                                  const xmlNode *s, skeleton_root *out)
+{
+    const char *text;
+    vs_result r = collada_text(ctx, s, &text);
+    if (r != VS_OK) return r;
+    while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
+        ++text;
+    size_t len = strcspn(text, " \t\r\n");
+    char *id = collada_tmp(ctx, len + 1, 1, "skeleton");
+    if (!id) return COLLADA_ERR(ctx);
+    memcpy(id, text, len);
+    const xmlNode *e = collada_lookup(ctx, id);
+    if (!e)
+        return collada_fail(ctx, VS_ERROR_INVALID, s, NULL,
+                            "\"%.120s\" is not the \"#id\" of a node in "
+                            "the scene",
+                            id);
+    const xmlNode *target;
+    if ((r = collada_resolve(ctx, s, NULL, id, NULL, &target))) return r;
+    const char *key = id[0] == '#' ? id + 1 : id;
+    int64_t node = find_in(ctx, key, true, ctx->scene_begin[inst->scene],
+                           ctx->scene_begin[inst->scene + 1]);
+    if (node < 0) node = find_in(ctx, key, true, 0, ctx->node_count);
+    if (node >= 0) {
+        *out = (skeleton_root){(uint32_t)node, ctx->subtree_end[(uint32_t)node],
+                               (int32_t)node};
+        return VS_OK;
+    }
+    uint32_t scene = inst->scene;
+    if (collada_is(e, "visual_scene") && e->_private) {
+        scene = (uint32_t)((const uint32_t *)e->_private - ctx->scene_begin);
+        r = collada_warn(ctx, s, NULL, "joints looked up in that whole scene",
+                         "\"%.120s\" names a <visual_scene>, not a node", id);
+    } else if (collada_is(e, "node")) {
+        r = collada_warn(ctx, s, NULL,
+                         "joints looked up in the instance's whole scene",
+                         "\"%.120s\" names a <node> that no visual scene "
+                         "holds",
+                         id);
+    } else {
+        return collada_fail(ctx, VS_ERROR_INVALID, s, NULL,
+                            "\"%.120s\" is a <%s>, not a node in the scene", id,
+                            (const char *)e->name);
+    }
+    *out = (skeleton_root){ctx->scene_begin[scene], ctx->scene_begin[scene + 1],
+                           -1};
+    return r;
+}
+
 static vs_result skeleton_roots(collada_ctx *ctx, const collada_instance *inst,
-                                uint32_t **out, uint32_t *count)
+                                skeleton_root **out, uint32_t *count)
 {
     uint32_t n = 0;
     for (const xmlNode *s = collada_child(inst->element, "skeleton"); s;
          s = collada_next(s, "skeleton"))
         ++n;
-    uint32_t *roots = collada_tmp(ctx, n ? n : 1, sizeof *roots, "skeletons");
+    skeleton_root *roots =
+        collada_tmp(ctx, n ? n : 1, sizeof *roots, "skeletons");
     if (!roots) return COLLADA_ERR(ctx);
     n = 0;
     for (const xmlNode *s = collada_child(inst->element, "skeleton"); s;
          s = collada_next(s, "skeleton")) {
-        const char *text;
-        vs_result r = collada_text(ctx, s, &text);
+        vs_result r = skeleton_root_of(ctx, inst, s, &roots[n++]);
         if (r != VS_OK) return r;
-        while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
-            ++text;
-        size_t len = strcspn(text, " \t\r\n");
-        char *id = collada_tmp(ctx, len + 1, 1, "skeleton");
-        if (!id) return COLLADA_ERR(ctx);
-        memcpy(id, text, len);
-        int64_t node = -1;
-        if (id[0] == '#')
-            node = find_in(ctx, id + 1, true, ctx->scene_begin[inst->scene],
-                           ctx->scene_begin[inst->scene + 1]);
-        if (id[0] == '#' && node < 0)
-            node = find_in(ctx, id + 1, true, 0, ctx->node_count);
-        if (node < 0)
-            return collada_fail(ctx, VS_ERROR_INVALID, s, NULL,
-                                "\"%.120s\" is not the \"#id\" of a node in "
-                                "the scene",
-                                id);
-        roots[n++] = (uint32_t)node;
     }
     *out = roots;
     *count = n;
@@ -148,7 +193,8 @@ static vs_result fill_skin(collada_ctx *ctx, const collada_instance *inst,
                            const xmlNode *controller, const skin_data *d,
                            vs_skin *skin)
 {
-    uint32_t *roots = NULL, root_count = 0;
+    skeleton_root *roots = NULL;
+    uint32_t root_count = 0;
     vs_result r = skeleton_roots(ctx, inst, &roots, &root_count);
     if (r != VS_OK) return r;
     uint32_t n = d->joint_count + (d->bind_shape_joint ? 1 : 0);
@@ -195,23 +241,27 @@ static vs_result fill_skin(collada_ctx *ctx, const collada_instance *inst,
     skin->joints = joints;
     skin->inverse_bind_matrices = ibm;
     xform_copy(d->bsm, skin->bind_shape_matrix);
-    skin->skeleton = root_count ? (int32_t)roots[0] : -1;
+    skin->skeleton = root_count ? roots[0].node : -1;
     return VS_OK;
 }
 
 vs_result collada_load_controller(collada_ctx *ctx,
                                   const collada_instance *inst, vs_mesh *mesh,
-                                  vs_skin *skin, int32_t skin_index)
+                                  vs_skin *skin, int32_t skin_index,
+                                  bool *loaded)
 {
     const xmlNode *controller;
     const skin_data *d;
     vs_result r;
+    *loaded = false;
     if ((r = collada_resolve(ctx, inst->element, "url",
                              collada_attr(inst->element, "url"), "controller",
                              &controller)) ||
-        (r = collada_skin_get(ctx, controller, &d)) ||
-        (r = fill_skin(ctx, inst, controller, d, skin)))
+        (r = collada_skin_get(ctx, controller, &d)))
         return r;
+    if (!d->geometry) return VS_OK; /* warned once per controller */
+    if ((r = fill_skin(ctx, inst, controller, d, skin))) return r;
+    *loaded = true;
     ctx->nodes[inst->node].skin = skin_index;
     return collada_instance_mesh(ctx, inst->element, d->geometry, d->primitives,
                                  d->geometry->name, mesh);

@@ -117,23 +117,39 @@ static vs_result check_array_count(collada_ctx *ctx, const xmlNode *array,
     return VS_OK;
 }
 
-vs_result collada_source_floats(collada_ctx *ctx, const xmlNode *source,
-                                uint32_t components, collada_floats_src *out)
+bool collada_source_has_accessor(const xmlNode *source)
+{
+    return collada_child(collada_child(source, "technique_common"),
+                         "accessor") != NULL;
+}
+
+vs_result collada_source_read(collada_ctx *ctx, const xmlNode *source,
+                              const collada_source_opts *opts,
+                              collada_floats_src *out,
+                              collada_source_flaws *flaws)
 {
     accessor a;
     vs_result r = read_accessor(ctx, source, "float_array", &a);
     if (r != VS_OK) return r;
-    if (components == 0) components = a.named;
-    if (components == 0 || a.named < components)
+    uint32_t components = opts->components ? opts->components : a.named;
+    uint32_t least = opts->min_components && opts->min_components < components
+                         ? opts->min_components
+                         : components;
+    if (components == 0 || a.named < least)
         return collada_fail(ctx, VS_ERROR_INVALID, a.element, "source",
                             "%u values per element are needed but the "
                             "accessor binds %u",
-                            components, a.named);
+                            least, a.named);
+    uint32_t bound = a.named < components ? a.named : components;
     float *values = NULL;
     uint32_t size = 0;
-    if ((r = collada_floats(ctx, a.array, &values, &size)) ||
+    flaws->zeroed = 0;
+    if ((r = opts->zero_nonfinite
+                 ? collada_floats_zeroing(ctx, a.array, &values, &size,
+                                          &flaws->zeroed)
+                 : collada_floats(ctx, a.array, &values, &size)) ||
         (r = check_array_count(ctx, a.array, size)) ||
-        (r = check_range(ctx, &a, components, size)))
+        (r = check_range(ctx, &a, bound, size)))
         return r;
     float *v = collada_tmp(ctx, (size_t)a.count * components, sizeof *v,
                            "source values");
@@ -141,12 +157,21 @@ vs_result collada_source_floats(collada_ctx *ctx, const xmlNode *source,
     for (uint32_t i = 0; i < a.count; ++i) {
         const float *chunk = values + a.offset + (size_t)i * a.stride;
         for (uint32_t k = 0; k < components; ++k)
-            v[(size_t)i * components + k] = chunk[a.pos[k]];
+            v[(size_t)i * components + k] = k < bound ? chunk[a.pos[k]] : 0.0f;
     }
     out->count = a.count;
     out->components = components;
     out->values = v;
+    flaws->bound = bound;
     return VS_OK;
+}
+
+vs_result collada_source_floats(collada_ctx *ctx, const xmlNode *source,
+                                uint32_t components, collada_floats_src *out)
+{
+    collada_source_opts opts = {.components = components};
+    collada_source_flaws flaws;
+    return collada_source_read(ctx, source, &opts, out, &flaws);
 }
 
 /* Splits text into whitespace-separated tokens, in place in a tmp copy. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "load/collada/collada_loader.h"
 
 bool collada_is(const xmlNode *n, const char *name)
@@ -72,6 +73,21 @@ const xmlNode *collada_walk(const xmlNode *n, const xmlNode *root)
     return NULL;
 }
 
+/* "line N: <element attr="value">" (attr NULL: its id when it has one). */
+static void element_name(const xmlNode *element, const char *attr, char *out,
+                         size_t size)
+{
+    const char *shown = attr ? attr : "id";
+    const char *value = collada_attr(element, shown);
+    long line = xmlGetLineNo(element);
+    if (value)
+        snprintf(out, size, "line %ld: <%s %s=\"%.120s\">", line,
+                 (const char *)element->name, shown, value);
+    else
+        snprintf(out, size, "line %ld: <%s>", line,
+                 (const char *)element->name);
+}
+
 vs_result collada_fail(collada_ctx *ctx, vs_result code, const xmlNode *element,
                        const char *attr, const char *fmt, ...)
 {
@@ -81,15 +97,23 @@ vs_result collada_fail(collada_ctx *ctx, vs_result code, const xmlNode *element,
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (!element) return set_error(ctx->error, code, "%s: %s", ctx->src, what);
-    const char *shown = attr ? attr : "id";
-    const char *value = collada_attr(element, shown);
-    long line = xmlGetLineNo(element);
-    if (value)
-        return set_error(ctx->error, code,
-                         "%s: line %ld: <%s %s=\"%.120s\">: %s", ctx->src, line,
-                         (const char *)element->name, shown, value, what);
-    return set_error(ctx->error, code, "%s: line %ld: <%s>: %s", ctx->src, line,
-                     (const char *)element->name, what);
+    char where[256];
+    element_name(element, attr, where, sizeof where);
+    return set_error(ctx->error, code, "%s: %s: %s", ctx->src, where, what);
+}
+
+vs_result collada_warn(collada_ctx *ctx, const xmlNode *element,
+                       const char *attr, const char *action, const char *fmt,
+                       ...)
+{
+    char what[640];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    char where[256] = "";
+    if (element) element_name(element, attr, where, sizeof where);
+    return asset_warn(ctx->asset, ctx->error, where, action, "%s", what);
 }
 
 void *collada_tmp(collada_ctx *ctx, size_t count, size_t size,
@@ -190,8 +214,27 @@ static vs_result token_list(collada_ctx *ctx, const xmlNode *n, size_t size,
     return *out ? VS_OK : COLLADA_ERR(ctx);
 }
 
-vs_result collada_floats(collada_ctx *ctx, const xmlNode *n, float **out,
-                         uint32_t *count)
+/* After strtof stopped at end: the rest of a Microsoft C runtime
+ * "1.#INF00" / "-1.#IND00" / "1.#QNAN0" token, which exporters built with it
+ * write for infinities and NaNs; NULL when end starts none. */
+static const char *msvc_special(const char *end)
+{
+    static const char *const tags[] = {"#INF", "#IND", "#QNAN", "#SNAN"};
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; ++i) {
+        size_t len = strlen(tags[i]);
+        if (strncmp(end, tags[i], len) != 0) continue;
+        end += len;
+        while (*end >= '0' && *end <= '9')
+            ++end;
+        return end;
+    }
+    return NULL;
+}
+
+/* The numbers of n's text; non-finite ones refuse the element, or, with
+ * zeroed, become 0 and are counted there. */
+static vs_result read_floats(collada_ctx *ctx, const xmlNode *n, float **out,
+                             uint32_t *count, uint32_t *zeroed)
 {
     const char *s;
     uint32_t tokens;
@@ -205,18 +248,49 @@ vs_result collada_floats(collada_ctx *ctx, const xmlNode *n, float **out,
         char *end = NULL;
         errno = 0;
         float f = strtof(s, &end);
+        const char *special = end != s ? msvc_special(end) : NULL;
+        if (special) {
+            f = strncmp(end, "#INF", 4) == 0 ? HUGE_VALF : NAN;
+            end = (char *)special;
+        }
+        /* "1,5": strtof of the C locale stops at the comma. The comma may
+         * be a decimal separator or a list separator, so no reading of it
+         * is safe. */
+        if (end != s && *end == ',' && end[1] >= '0' && end[1] <= '9')
+            return collada_fail(ctx, VS_ERROR_INVALID, n, NULL,
+                                "value %u (\"%.20s\"): numbers with decimal "
+                                "commas (exported under a comma locale?) "
+                                "cannot be read",
+                                k, s);
         if (end == s || (*end && !is_space(*end)))
             return collada_fail(ctx, VS_ERROR_INVALID, n, NULL,
                                 "value %u (\"%.20s\") is not a number", k, s);
-        if (!isfinite(f))
+        if (!isfinite(f) && !zeroed)
             return collada_fail(ctx, VS_ERROR_INVALID, n, NULL,
                                 "value %u (\"%.20s\") is not finite", k, s);
+        if (!isfinite(f)) {
+            f = 0.0f;
+            ++*zeroed;
+        }
         v[k++] = f;
         s = end;
     }
     *out = v;
     *count = k;
     return VS_OK;
+}
+
+vs_result collada_floats(collada_ctx *ctx, const xmlNode *n, float **out,
+                         uint32_t *count)
+{
+    return read_floats(ctx, n, out, count, NULL);
+}
+
+vs_result collada_floats_zeroing(collada_ctx *ctx, const xmlNode *n,
+                                 float **out, uint32_t *count, uint32_t *zeroed)
+{
+    *zeroed = 0;
+    return read_floats(ctx, n, out, count, zeroed);
 }
 
 vs_result collada_ints(collada_ctx *ctx, const xmlNode *n, int64_t min,
@@ -345,6 +419,18 @@ static const xmlNode *find_id(const collada_ctx *ctx, const char *id,
     return NULL;
 }
 
+const xmlNode *collada_lookup(const collada_ctx *ctx, const char *ref)
+{
+    if (!ref) return NULL;
+    while (is_space(*ref))
+        ++ref;
+    if (*ref == '#') ++ref;
+    size_t len = strlen(ref);
+    while (len && is_space(ref[len - 1]))
+        --len;
+    return len ? find_id(ctx, ref, len) : NULL;
+}
+
 vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
                           const char *ref, const char *kind,
                           const xmlNode **out)
@@ -356,15 +442,16 @@ vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
                             kind ? kind : "element");
     while (is_space(*ref))
         ++ref;
-    if (*ref != '#')
+    bool hash = *ref == '#';
+    const xmlNode *e = collada_lookup(ctx, ref);
+    /* ColladaMax 0.x writes source="X" for "#X". Read that way only when
+     * the document has an element with id X, so a reference to another
+     * file still refuses (vskin reads no file but the one given). */
+    if (!hash && !e)
         return collada_fail(ctx, VS_ERROR_UNSUPPORTED, at, attr,
                             "\"%.120s\": only references inside the document "
                             "(\"#id\") are supported",
                             ref);
-    size_t len = strlen(ref + 1);
-    while (len && is_space(ref[len]))
-        --len;
-    const xmlNode *e = find_id(ctx, ref + 1, len);
     if (!e)
         return collada_fail(ctx, VS_ERROR_INVALID, at, attr,
                             "\"%.120s\" does not exist", ref);
@@ -372,6 +459,12 @@ vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
         return collada_fail(ctx, VS_ERROR_INVALID, at, attr,
                             "\"%.120s\" is a <%s>, not a <%s>", ref,
                             (const char *)e->name, kind);
+    vs_result r;
+    if (!hash && (r = collada_warn(ctx, at, attr, "read as \"#id\"",
+                                   "\"%.120s\" lacks the \"#\" of a "
+                                   "reference inside the document",
+                                   ref)) != VS_OK)
+        return r;
     *out = e;
     return VS_OK;
 }
