@@ -8,6 +8,7 @@
 #include "counting_allocator.h"
 #include "test.h"
 #include "vskin/vskin_tools.h"
+#include "write/instanced_gltf.h"
 #include "write/tools_api_support.h"
 
 #define DIR_ VS_TEST_TMP "/pose_stream"
@@ -124,32 +125,6 @@ static void streamed_files_are_the_scene_files(void)
     }
 }
 
-/* `instances` nodes that all instance one mesh of `vertices` points from
- * an accessor without a bufferView (zeros that cost no byte of the file);
- * malloc'd. */
-static char *instanced(uint32_t instances, uint32_t vertices)
-{
-    size_t cap = 512 + (size_t)instances * 16;
-    char *json = malloc(cap);
-    if (!json) return NULL;
-    int n = snprintf(json, cap,
-                     "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,"
-                     "\"scenes\":[{\"nodes\":[");
-    for (uint32_t i = 0; i < instances; ++i)
-        n += snprintf(json + n, cap - (size_t)n, i ? ",%u" : "%u", i);
-    n += snprintf(json + n, cap - (size_t)n, "]}],\"nodes\":[");
-    for (uint32_t i = 0; i < instances; ++i)
-        n += snprintf(json + n, cap - (size_t)n,
-                      i ? ",{\"mesh\":0}" : "{\"mesh\":0}");
-    snprintf(json + n, cap - (size_t)n,
-             "],\"meshes\":[{\"primitives\":[{\"attributes\":{"
-             "\"POSITION\":0},\"mode\":0}]}],\"accessors\":[{"
-             "\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\","
-             "\"min\":[0,0,0],\"max\":[0,0,0]}]}",
-             vertices);
-    return json;
-}
-
 enum { INSTANCES = 64, VERTICES = 10000 };
 
 /* The instanced asset loaded through *c (its limit: about a third of what
@@ -158,7 +133,7 @@ static vs_pose *instanced_pose(counting *c, uint32_t instances,
                                uint32_t vertices, vs_asset **out_asset)
 {
     *out_asset = NULL;
-    char *json = instanced(instances, vertices);
+    char *json = instanced_gltf(instances, vertices);
     if (!json) return NULL;
     vs_load_options options = {.allocator = counting_allocator(c)};
     options.limits.max_total_memory = 8u << 20;
