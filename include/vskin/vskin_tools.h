@@ -387,7 +387,8 @@ void vs_posed_scene_free(vs_posed_scene *scene);
  * scene->allocator),
  * VS_ERROR_INVALID (an index at or above its primitive's vertex count),
  * VS_ERROR_OUT_OF_MEMORY, VS_ERROR_IO. Thread-safe: the scene is only read.
- * Cost: a pass over the vertices; JSON builds the whole text in memory. */
+ * Cost: a pass over the vertices; JSON builds the tree and text of one
+ * object at a time. */
 vs_result vs_write_posed_scene(const vs_posed_scene *scene, const char *path,
                                vs_posed_format format, vs_error *error);
 
