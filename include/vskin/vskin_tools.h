@@ -307,6 +307,11 @@ typedef struct vs_posed_scene_options {
      * meshes were skinned with (relative to the skin's skeleton root when
      * mesh.space is VS_SPACE_SKELETON). Only JSON holds them. */
     bool joints;
+    /** The joints alone: as `joints`, and no mesh instance is posed (the
+     * scene's objects are NULL, so its JSON has no "objects"), for a file
+     * of the joints beside an OBJ or PLY. OBJ and PLY refuse it as they
+     * refuse `joints`. */
+    bool joints_only;
 } vs_posed_scene_options;
 
 /** File formats for a posed scene. */
@@ -360,8 +365,10 @@ size_t vs_escape_text(char *out, size_t size, const char *text);
  * Errors: VS_ERROR_ARGUMENT (pose or out_scene NULL), those of
  * vs_pose_mesh_primitive and vs_pose_joint_matrices, VS_ERROR_OUT_OF_MEMORY.
  * Thread-safe on a pose no other thread changes. Cost: every vertex skinned
- * once; the memory of the posed vertices (12 bytes each, and as much again
- * for normals, 16 for tangents). */
+ * once; the memory of the posed vertices of all instances at once (12
+ * bytes each, and as much again for normals, 16 for tangents), which is
+ * checked against the load's vs_limits.max_total_memory before any posing
+ * (VS_ERROR_LIMIT); vs_write_pose writes a file one instance at a time. */
 vs_result vs_posed_scene_create(const vs_pose *pose,
                                 const vs_posed_scene_options *options,
                                 vs_posed_scene **out_scene, vs_error *error);
@@ -380,16 +387,26 @@ void vs_posed_scene_free(vs_posed_scene *scene);
  * scene->allocator),
  * VS_ERROR_INVALID (an index at or above its primitive's vertex count),
  * VS_ERROR_OUT_OF_MEMORY, VS_ERROR_IO. Thread-safe: the scene is only read.
- * Cost: a pass over the vertices; JSON builds the whole text in memory. */
+ * Cost: a pass over the vertices; JSON builds the tree and text of one
+ * object at a time. */
 vs_result vs_write_posed_scene(const vs_posed_scene *scene, const char *path,
                                vs_posed_format format, vs_error *error);
 
-/** One call for a posed vs_pose: vs_posed_scene_create, then
- * vs_write_posed_scene in the format of the path's extension (.obj, .ply,
- * .json), then vs_posed_scene_free. The same bytes as `vskin pose -o` for
- * the same pose and options. Errors: those of both calls, and
- * VS_ERROR_ARGUMENT for options->joints with OBJ or PLY (which cannot hold
- * them). */
+/** One call for a posed vs_pose: the bytes vs_posed_scene_create then
+ * vs_write_posed_scene would write in the format of the path's extension
+ * (.obj, .ply, .json), and the same bytes as `vskin pose -o` for the same
+ * pose and options; but the mesh instances are posed one at a time, each
+ * written and freed before the next is posed, so memory holds the posed
+ * vertices of one instance (and, for JSON, that instance's cJSON tree),
+ * never of all: a small file that instances a big mesh many times is
+ * written in the memory of one instance. PLY's header counts come from
+ * the topology, before any posing. A failure part way leaves `path` as it
+ * was and no temporary file.
+ *
+ * Errors: those of both calls (an instance whose posed vertices alone
+ * would pass the load's vs_limits.max_total_memory is VS_ERROR_LIMIT), and
+ * VS_ERROR_ARGUMENT for options->joints or joints_only with OBJ or PLY
+ * (which cannot hold them). Cost: every vertex skinned once. */
 vs_result vs_write_pose(const vs_pose *pose, const char *path,
                         const vs_posed_scene_options *options, vs_error *error);
 

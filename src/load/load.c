@@ -20,6 +20,36 @@ static size_t skip_bom_and_space(const uint8_t *d, size_t n)
     return i;
 }
 
+/* XML in UTF-16 (XML 1.0 Appendix F): a byte order mark, or big-endian
+ * without one, then white space and '<' as 16-bit units. The COLLADA
+ * loader decodes it (libxml2 reads the mark, or the declaration);
+ * little-endian without a mark already starts with the byte '<'. */
+static bool starts_utf16_xml(const uint8_t *d, size_t n)
+{
+    bool little;
+    size_t i = 0;
+    if (n >= 2 && d[0] == 0xFF && d[1] == 0xFE) {
+        little = true;
+        i = 2;
+    } else if (n >= 2 && d[0] == 0xFE && d[1] == 0xFF) {
+        little = false;
+        i = 2;
+    } else if (n >= 2 && d[0] == 0x00 && d[1] == '<') {
+        little = false;
+    } else {
+        return false;
+    }
+    for (; i + 1 < n; i += 2) {
+        uint8_t high = little ? d[i + 1] : d[i];
+        uint8_t low = little ? d[i] : d[i + 1];
+        if (high != 0) return false;
+        if (low == '<') return true;
+        if (low != ' ' && low != '\t' && low != '\r' && low != '\n')
+            return false;
+    }
+    return false;
+}
+
 /* glTF 1.0 has "asset.version" starting with "1" (1.0, 1.0.1, the 1.1 draft)
  * or, in early files, no version but objects keyed by id. */
 static bool looks_like_gltf1(const cJSON *root)
@@ -98,7 +128,7 @@ static vs_result load_any(vs_asset *asset, const uint8_t *data, size_t size,
     if (i < size && data[i] == '{')
         return load_json(asset, (const char *)data + i, size - i, NULL, 0, 0,
                          base_dir, error);
-    if (i < size && data[i] == '<') {
+    if ((i < size && data[i] == '<') || starts_utf16_xml(data, size)) {
 #if VSKIN_WITH_COLLADA
         return collada_load(asset, data, size, base_dir, error);
 #else

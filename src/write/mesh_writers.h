@@ -14,6 +14,7 @@
 
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
+#include "write/object_stream.h"
 
 /* The public types of vskin_tools.h under the writers' short names. */
 typedef vs_posed_object posed_object;
@@ -35,6 +36,17 @@ vs_result ply_write(const char *path, const posed_scene *scene,
  * "skins" (when scene->skins is not NULL, even if empty). */
 vs_result pose_json_write(const char *path, const posed_scene *scene,
                           bool include_objects, vs_error *error);
+
+/* The same files with the objects from `objects` (a scene's, or a pose's
+ * instances posed one at a time) and the rest from `scene`: labels,
+ * allocator and, for JSON, the skins. A failure part way, posing included,
+ * leaves the target as it was. JSON: objects NULL writes no "objects". */
+vs_result obj_write_objects(const char *path, const posed_scene *scene,
+                            object_stream *objects, vs_error *error);
+vs_result ply_write_objects(const char *path, const posed_scene *scene,
+                            object_stream *objects, vs_error *error);
+vs_result pose_json_write_objects(const char *path, const posed_scene *scene,
+                                  object_stream *objects, vs_error *error);
 
 /* A JSON number holding the shortest decimal that reads back as `value`
  * (cJSON prints doubles with up to 17 digits; a float needs 9). NaN and
@@ -58,7 +70,8 @@ uint32_t primitive_element_count(const vs_primitive *prim);
  * escaped (vs_escape_text), and the newline. */
 void put_scene_label(FILE *f, const posed_scene *scene);
 /* Checks that every index is below the vertex count, so writers never
- * reference a vertex that is not there. */
+ * reference a vertex that is not there, and, when the object has posed
+ * vertices, that each primitive has as many as its topology. */
 vs_result primitive_check_indices(const posed_object *object, vs_error *error);
 
 #endif

@@ -4,6 +4,7 @@
  * and count every `v` (and separately every `vn`) written before them in the
  * file, so they run on across objects and primitives. */
 #include "write/mesh_writers.h"
+#include "write/object_stream.h"
 #include "write/text_escape.h"
 #include "write/write_file.h"
 
@@ -67,21 +68,25 @@ static void write_elements(FILE *f, const vs_primitive *prim,
     }
 }
 
-vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
+vs_result obj_write_objects(const char *path, const posed_scene *scene,
+                            object_stream *objects, vs_error *error)
 {
-    for (uint32_t o = 0; o < scene->object_count; ++o) {
-        vs_result r = primitive_check_indices(&scene->objects[o], error);
-        if (r != VS_OK) return r;
-    }
+    vs_result r = object_stream_check(objects, error);
+    if (r != VS_OK) return r;
     out_file out;
-    vs_result r = out_file_open(&out, path, &scene->allocator, error);
+    r = out_file_open(&out, path, &scene->allocator, error);
     if (r != VS_OK) return r;
     FILE *f = out.f;
     fputs("# ", f);
     put_scene_label(f, scene);
     uint64_t v_base = 0, vn_base = 0;
-    for (uint32_t o = 0; o < scene->object_count; ++o) {
-        const posed_object *obj = &scene->objects[o];
+    for (uint32_t o = 0; o < objects->count; ++o) {
+        const posed_object *obj;
+        r = object_stream_pose(objects, o, &obj, error);
+        if (r != VS_OK) {
+            out_file_discard(&out);
+            return r;
+        }
         fputs("o ", f);
         text_put_escaped(f, obj->name);
         fputc('\n', f);
@@ -101,4 +106,11 @@ vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
         }
     }
     return out_file_commit(&out, error);
+}
+
+vs_result obj_write(const char *path, const posed_scene *scene, vs_error *error)
+{
+    object_stream objects;
+    object_stream_of_scene(&objects, scene);
+    return obj_write_objects(path, scene, &objects, error);
 }

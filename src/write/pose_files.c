@@ -9,6 +9,8 @@
 #include "base/error.h"
 #include "vskin/vskin_tools.h"
 #include "write/mesh_writers.h"
+#include "write/object_stream.h"
+#include "write/posed_scene.h"
 
 vs_posed_format vs_posed_format_of(const char *path)
 {
@@ -89,12 +91,34 @@ vs_result vs_write_pose(const vs_pose *pose, const char *path,
         return set_error(error, VS_ERROR_ARGUMENT,
                          "%s: unknown extension (use .obj, .ply or .json)",
                          path);
-    if (options && options->joints && format != VS_POSED_FORMAT_JSON)
+    vs_posed_scene_options o = {0};
+    if (options) o = *options;
+    if ((o.joints || o.joints_only) && format != VS_POSED_FORMAT_JSON)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "%s: OBJ and PLY hold no joints (write .json)", path);
+    /* The scene holds the labels and joints; the mesh instances are posed
+     * one at a time as they are written, so that memory holds one
+     * instance's vertices however often the asset instances a mesh. */
     vs_posed_scene *scene = NULL;
-    vs_result r = vs_posed_scene_create(pose, options, &scene, error);
-    if (r == VS_OK) r = vs_write_posed_scene(scene, path, format, error);
+    vs_result r = posed_scene_build(pose, &o, false, &scene, error);
+    object_stream objects = {0};
+    bool stream = r == VS_OK && !o.joints_only;
+    if (stream) r = object_stream_of_pose(&objects, pose, &o.mesh, error);
+    if (r == VS_OK) {
+        switch (format) {
+        case VS_POSED_FORMAT_OBJ:
+            r = obj_write_objects(path, scene, &objects, error);
+            break;
+        case VS_POSED_FORMAT_PLY:
+            r = ply_write_objects(path, scene, &objects, error);
+            break;
+        default:
+            r = pose_json_write_objects(path, scene, stream ? &objects : NULL,
+                                        error);
+            break;
+        }
+    }
+    if (stream) object_stream_free(&objects);
     vs_posed_scene_free(scene);
     return r;
 }

@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "write/mesh_writers.h"
+#include "write/object_stream.h"
 #include "write/write_file.h"
 
 cJSON *json_float(float value)
@@ -33,34 +34,28 @@ static bool add_floats(cJSON *parent, const char *key, const float *v, size_t n)
     return true;
 }
 
-static bool add_objects(cJSON *root, const posed_scene *scene)
+/* One object as JSON: name, node, and its primitives' posed vertices;
+ * NULL when out of memory. */
+static cJSON *object_json(const posed_object *obj)
 {
-    cJSON *objects = cJSON_AddArrayToObject(root, "objects");
-    if (!objects) return false;
-    for (uint32_t o = 0; o < scene->object_count; ++o) {
-        const posed_object *obj = &scene->objects[o];
-        cJSON *item = cJSON_CreateObject();
-        if (!item) return false;
-        cJSON_AddItemToArray(objects, item);
-        cJSON *prims;
-        if (!cJSON_AddStringToObject(item, "name", obj->name) ||
-            !cJSON_AddNumberToObject(item, "node", obj->node) ||
-            !(prims = cJSON_AddArrayToObject(item, "primitives")))
-            return false;
-        for (uint32_t p = 0; p < obj->primitive_count; ++p) {
-            const vs_posed_primitive *posed = &obj->posed[p];
-            cJSON *prim = cJSON_CreateObject();
-            if (!prim) return false;
-            cJSON_AddItemToArray(prims, prim);
-            size_t n = 3 * (size_t)posed->vertex_count;
-            if (!add_floats(prim, "positions", posed->positions, n))
-                return false;
-            if (posed->normals &&
-                !add_floats(prim, "normals", posed->normals, n))
-                return false;
-        }
+    cJSON *item = cJSON_CreateObject();
+    cJSON *prims = NULL;
+    bool ok = item && cJSON_AddStringToObject(item, "name", obj->name) &&
+              cJSON_AddNumberToObject(item, "node", obj->node) &&
+              (prims = cJSON_AddArrayToObject(item, "primitives"));
+    for (uint32_t p = 0; ok && p < obj->primitive_count; ++p) {
+        const vs_posed_primitive *posed = &obj->posed[p];
+        cJSON *prim = cJSON_CreateObject();
+        ok = prim != NULL;
+        if (ok) cJSON_AddItemToArray(prims, prim);
+        size_t n = 3 * (size_t)posed->vertex_count;
+        ok =
+            ok && add_floats(prim, "positions", posed->positions, n) &&
+            (!posed->normals || add_floats(prim, "normals", posed->normals, n));
     }
-    return true;
+    if (ok) return item;
+    cJSON_Delete(item);
+    return NULL;
 }
 
 static bool add_skin(cJSON *skins, const posed_skin *skin)
@@ -96,6 +91,15 @@ static bool add_skin(cJSON *skins, const posed_skin *skin)
     return true;
 }
 
+/* The placeholders that stand for the objects in the printed root: control
+ * characters, which cJSON escapes in every string it prints, so the raw
+ * ones appear nowhere else. */
+#define FIRST_MARK "\x01"
+#define SECOND_MARK "\x02"
+
+/* Everything but the objects, with two placeholders in "objects" (when
+ * include_objects): the printed root then gives the text before the
+ * objects, the separator between two of them, and the text after. */
 static bool build(cJSON *root, const posed_scene *scene, bool include_objects)
 {
     if (!cJSON_AddStringToObject(root, "source", scene->source)) return false;
@@ -114,7 +118,14 @@ static bool build(cJSON *root, const posed_scene *scene, bool include_objects)
         cJSON_Delete(time);
         return false;
     }
-    if (include_objects && !add_objects(root, scene)) return false;
+    if (include_objects) {
+        cJSON *objects = cJSON_AddArrayToObject(root, "objects");
+        cJSON *first = cJSON_CreateRaw(FIRST_MARK);
+        if (first) cJSON_AddItemToArray(objects, first);
+        cJSON *second = cJSON_CreateRaw(SECOND_MARK);
+        if (second) cJSON_AddItemToArray(objects, second);
+        if (!objects || !first || !second) return false;
+    }
     if (scene->skins) {
         cJSON *skins = cJSON_AddArrayToObject(root, "skins");
         if (!skins) return false;
@@ -124,23 +135,109 @@ static bool build(cJSON *root, const posed_scene *scene, bool include_objects)
     return true;
 }
 
-vs_result pose_json_write(const char *path, const posed_scene *scene,
-                          bool include_objects, vs_error *error)
+/* The text of one object as the whole file prints it: printed inside
+ * {"objects": [item]}, which nests it as deep as the file does, so every
+ * line is indented as in a whole-file print. Takes the item; malloc'd
+ * (cJSON_free), NULL when out of memory. */
+static char *print_object(cJSON *item, size_t *out_size)
+{
+    cJSON *wrapper = cJSON_CreateObject();
+    cJSON *array = wrapper ? cJSON_AddArrayToObject(wrapper, "objects") : NULL;
+    if (!array) {
+        cJSON_Delete(item);
+        cJSON_Delete(wrapper);
+        return NULL;
+    }
+    cJSON_AddItemToArray(array, item);
+    char *text = cJSON_Print(wrapper);
+    cJSON_Delete(wrapper);
+    char *open = text ? strchr(text, '[') : NULL;
+    char *close = text ? strrchr(text, ']') : NULL;
+    if (!open || !close || close < open) {
+        cJSON_free(text);
+        return NULL;
+    }
+    *out_size = (size_t)(close - open - 1);
+    memmove(text, open + 1, *out_size);
+    return text;
+}
+
+/* Writes the objects, each built, printed and freed in turn, with `separator`
+ * between two of them. */
+static vs_result write_objects(FILE *f, const char *path,
+                               object_stream *objects, const char *separator,
+                               size_t separator_size, vs_error *error)
+{
+    for (uint32_t o = 0; o < objects->count; ++o) {
+        const posed_object *obj;
+        vs_result r = object_stream_pose(objects, o, &obj, error);
+        if (r != VS_OK) return r;
+        cJSON *item = object_json(obj);
+        size_t size = 0;
+        char *text = item ? print_object(item, &size) : NULL;
+        if (!text)
+            return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                             "%s: out of memory building the JSON", path);
+        if (o) fwrite(separator, 1, separator_size, f);
+        fwrite(text, 1, size, f);
+        cJSON_free(text);
+    }
+    return VS_OK;
+}
+
+vs_result pose_json_write_objects(const char *path, const posed_scene *scene,
+                                  object_stream *objects, vs_error *error)
 {
     cJSON *root = cJSON_CreateObject();
     char *text = NULL;
-    if (!root || !build(root, scene, include_objects) ||
+    if (!root || !build(root, scene, objects != NULL) ||
         !(text = cJSON_Print(root))) {
         cJSON_Delete(root);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory building the JSON", path);
     }
     cJSON_Delete(root);
+    /* head FIRST_MARK separator SECOND_MARK tail, or all head. */
+    size_t head = strlen(text);
+    const char *separator = "", *tail = "";
+    size_t separator_size = 0;
+    char *first = objects ? strstr(text, FIRST_MARK) : NULL;
+    char *second = first ? strstr(first, SECOND_MARK) : NULL;
+    if (objects && !second) {
+        cJSON_free(text);
+        return set_error(error, VS_ERROR_INVALID,
+                         "%s: the JSON printer lost the objects' place", path);
+    }
+    if (second) {
+        head = (size_t)(first - text);
+        separator = first + 1;
+        separator_size = (size_t)(second - first - 1);
+        tail = second + 1;
+    }
     out_file out;
-    file_part parts[] = {{text, strlen(text)}, {"\n", 1}};
-    vs_result r =
-        write_file_parts(&out, path, &scene->allocator, parts, 2, error);
-    if (r == VS_OK) r = out_file_commit(&out, error);
+    vs_result r = out_file_open(&out, path, &scene->allocator, error);
+    if (r == VS_OK) {
+        fwrite(text, 1, head, out.f);
+        if (objects)
+            r = write_objects(out.f, path, objects, separator, separator_size,
+                              error);
+    }
+    if (r == VS_OK) {
+        fputs(tail, out.f);
+        fputc('\n', out.f);
+        r = out_file_commit(&out, error);
+    } else {
+        out_file_discard(&out);
+    }
     cJSON_free(text);
     return r;
+}
+
+vs_result pose_json_write(const char *path, const posed_scene *scene,
+                          bool include_objects, vs_error *error)
+{
+    object_stream objects;
+    object_stream_of_scene(&objects, scene);
+    return pose_json_write_objects(path, scene,
+                                   include_objects ? &objects : NULL, error);
 }

@@ -9,10 +9,10 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "vskin/vskin_tools.h"
+#include "write/object_stream.h"
 #include "write/posed_scene.h"
 
-/* "node4294967295" and its terminator fit. */
-enum { LABEL_SIZE = 24 };
+enum { LABEL_SIZE = OBJECT_LABEL_SIZE };
 
 vs_result instance_primitives_budget(const vs_asset *asset, uint64_t frames,
                                      uint32_t *out_count, vs_error *error)
@@ -157,10 +157,11 @@ static void fill_objects(scene_block *b, const vs_asset *asset)
  * space, or relative to the skeleton root), and the joints' world
  * positions, which are their world matrices' translations either way. */
 static vs_result fill_skins(scene_block *b, const vs_pose *pose,
-                            vs_skin_space space, vs_error *error)
+                            size_t instances, vs_skin_space space,
+                            vs_error *error)
 {
     const vs_asset *asset = vs_pose_asset(pose);
-    char *labels = b->labels + LABEL_SIZE * (size_t)asset->instance_count;
+    char *labels = b->labels + LABEL_SIZE * instances;
     size_t at = 0;
     for (uint32_t k = 0; k < asset->skin_count; ++k) {
         const vs_skin *skin = &asset->skins[k];
@@ -196,6 +197,56 @@ static void label_scene(vs_posed_scene *scene, const vs_asset *asset,
     scene->time = o->time;
 }
 
+vs_result posed_scene_build(const vs_pose *pose,
+                            const vs_posed_scene_options *o, bool objects,
+                            vs_posed_scene **out_scene, vs_error *error)
+{
+    *out_scene = NULL;
+    const vs_asset *asset = vs_pose_asset(pose);
+    bool joints = o->joints || o->joints_only;
+    size_t instances = objects ? asset->instance_count : 0;
+    size_t joint_count = joints ? joint_total(asset) : 0;
+    const vs_allocator *alloc = asset_allocator(asset);
+    scene_block *b = mem_calloc(alloc, 1, sizeof *b);
+    if (b) {
+        b->alloc = *alloc;
+        b->objects = mem_calloc(alloc, instances + 1, sizeof *b->objects);
+        b->labels =
+            mem_alloc(alloc, LABEL_SIZE * (instances + joint_count + 1));
+    }
+    if (b && joints) {
+        b->skins = mem_calloc(alloc, asset->skin_count + 1, sizeof *b->skins);
+        b->joints = mem_calloc(alloc, joint_count + 1, sizeof *b->joints);
+        b->matrices =
+            mem_calloc(alloc, 16 * joint_count + 1, sizeof *b->matrices);
+    }
+    vs_result r = VS_OK;
+    if (!b || !b->objects || !b->labels ||
+        (joints && (!b->skins || !b->joints || !b->matrices)))
+        r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
+                      asset->source_name);
+    if (r == VS_OK && objects) {
+        r = pose_all_primitives(pose, &o->mesh, &b->posed, &b->posed_count,
+                                error);
+        if (r == VS_OK) fill_objects(b, asset);
+    }
+    if (r == VS_OK && joints)
+        r = fill_skins(b, pose, instances, o->mesh.space, error);
+    if (r != VS_OK) {
+        block_free(b);
+        return r;
+    }
+    label_scene(&b->scene, asset, o);
+    b->scene.object_count = (uint32_t)instances;
+    b->scene.objects = objects ? b->objects : NULL;
+    b->scene.skin_count = joints ? asset->skin_count : 0;
+    b->scene.skins = b->skins;
+    b->scene.allocator = *alloc;
+    b->scene.internal_ = b;
+    *out_scene = &b->scene;
+    return VS_OK;
+}
+
 vs_result vs_posed_scene_create(const vs_pose *pose,
                                 const vs_posed_scene_options *options,
                                 vs_posed_scene **out_scene, vs_error *error)
@@ -205,48 +256,9 @@ vs_result vs_posed_scene_create(const vs_pose *pose,
         return set_error(error, VS_ERROR_ARGUMENT,
                          "vs_posed_scene_create: pose and out_scene are "
                          "needed");
-    *out_scene = NULL;
     vs_posed_scene_options o = {0};
     if (options) o = *options;
-    const vs_asset *asset = vs_pose_asset(pose);
-    size_t joints = o.joints ? joint_total(asset) : 0;
-    const vs_allocator *alloc = asset_allocator(asset);
-    scene_block *b = mem_calloc(alloc, 1, sizeof *b);
-    if (b) {
-        b->alloc = *alloc;
-        b->objects =
-            mem_calloc(alloc, asset->instance_count + 1, sizeof *b->objects);
-        b->labels =
-            mem_alloc(alloc, LABEL_SIZE * (asset->instance_count + joints + 1));
-    }
-    if (b && o.joints) {
-        b->skins = mem_calloc(alloc, asset->skin_count + 1, sizeof *b->skins);
-        b->joints = mem_calloc(alloc, joints + 1, sizeof *b->joints);
-        b->matrices = mem_calloc(alloc, 16 * joints + 1, sizeof *b->matrices);
-    }
-    vs_result r = VS_OK;
-    if (!b || !b->objects || !b->labels ||
-        (o.joints && (!b->skins || !b->joints || !b->matrices)))
-        r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
-                      asset->source_name);
-    if (r == VS_OK)
-        r = pose_all_primitives(pose, &o.mesh, &b->posed, &b->posed_count,
-                                error);
-    if (r == VS_OK) fill_objects(b, asset);
-    if (r == VS_OK && o.joints) r = fill_skins(b, pose, o.mesh.space, error);
-    if (r != VS_OK) {
-        block_free(b);
-        return r;
-    }
-    label_scene(&b->scene, asset, &o);
-    b->scene.object_count = asset->instance_count;
-    b->scene.objects = b->objects;
-    b->scene.skin_count = o.joints ? asset->skin_count : 0;
-    b->scene.skins = b->skins;
-    b->scene.allocator = *alloc;
-    b->scene.internal_ = b;
-    *out_scene = &b->scene;
-    return VS_OK;
+    return posed_scene_build(pose, &o, !o.joints_only, out_scene, error);
 }
 
 void vs_posed_scene_free(vs_posed_scene *scene)

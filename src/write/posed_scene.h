@@ -5,9 +5,11 @@
 #ifndef VS_WRITE_POSED_SCENE_H
 #define VS_WRITE_POSED_SCENE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 /* The primitives over all mesh instances into *out_count, after checking
  * what posing all of them `frames` times at once would take: the count
@@ -26,6 +28,13 @@ vs_result pose_all_primitives(const vs_pose *pose,
                               const vs_pose_mesh_options *options,
                               vs_posed_primitive **out, uint32_t *count,
                               vs_error *error);
+/* vs_posed_scene_create's scene for the options *o (joints when o->joints
+ * or o->joints_only), with every mesh instance posed when `objects`, else
+ * none (objects NULL, object_count 0): the labels and skins a streamed
+ * file takes from a scene while its objects are posed one at a time. */
+vs_result posed_scene_build(const vs_pose *pose,
+                            const vs_posed_scene_options *o, bool objects,
+                            vs_posed_scene **out_scene, vs_error *error);
 /* Frees the posed primitives and the array, which came from alloc (the
  * asset's allocator); NULL is ignored. */
 void posed_primitives_free(const vs_allocator *alloc, vs_posed_primitive *posed,

@@ -60,7 +60,8 @@ vs_result primitive_check_indices(const posed_object *object, vs_error *error)
 {
     for (uint32_t p = 0; p < object->primitive_count; ++p) {
         const vs_primitive *prim = &object->primitives[p];
-        if (object->posed[p].vertex_count != prim->vertex_count)
+        if (object->posed &&
+            object->posed[p].vertex_count != prim->vertex_count)
             return set_error(error, VS_ERROR_ARGUMENT,
                              "%s: primitives[%u]: %u posed vertices for a "
                              "primitive of %u",

@@ -7,32 +7,11 @@
 #include "test.h"
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
-
-static char *instanced(uint32_t instances)
-{
-    size_t cap = 512 + (size_t)instances * 16;
-    char *json = malloc(cap);
-    if (!json) return NULL;
-    int n = snprintf(json, cap,
-                     "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,"
-                     "\"scenes\":[{\"nodes\":[");
-    for (uint32_t i = 0; i < instances; ++i)
-        n += snprintf(json + n, cap - (size_t)n, i ? ",%u" : "%u", i);
-    n += snprintf(json + n, cap - (size_t)n, "]}],\"nodes\":[");
-    for (uint32_t i = 0; i < instances; ++i)
-        n += snprintf(json + n, cap - (size_t)n,
-                      i ? ",{\"mesh\":0}" : "{\"mesh\":0}");
-    snprintf(json + n, cap - (size_t)n,
-             "],\"meshes\":[{\"primitives\":[{\"attributes\":{"
-             "\"POSITION\":0},\"mode\":0}]}],\"accessors\":[{"
-             "\"componentType\":5126,\"count\":100000,\"type\":\"VEC3\","
-             "\"min\":[0,0,0],\"max\":[0,0,0]}]}");
-    return json;
-}
+#include "write/instanced_gltf.h"
 
 static void posing_all_instances_is_held_to_the_limit(void)
 {
-    char *json = instanced(100);
+    char *json = instanced_gltf(100, 100000);
     CHECK(json != NULL);
     if (!json) return;
     vs_load_options options = {0};
@@ -57,7 +36,7 @@ static void posing_all_instances_is_held_to_the_limit(void)
     vs_asset_free(asset);
 
     /* One instance fits. */
-    json = instanced(1);
+    json = instanced_gltf(1, 100000);
     r = vs_asset_load_memory(json, strlen(json), "instanced.gltf", &options,
                              &asset, &err);
     free(json);

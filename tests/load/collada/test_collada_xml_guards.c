@@ -69,12 +69,14 @@ static vs_result load_bytes(const bytes *b, const vs_load_options *opt,
                             vs_asset **a, vs_error *err)
 {
     *a = NULL;
-    if (b->size && (b->data[0] == '<' || (uint8_t)b->data[0] == 0xEF))
+    const uint8_t first = b->size ? (uint8_t)b->data[0] : 0xAA;
+    if (first == '<' || first == 0xEF || first == 0xFF || first == 0xFE ||
+        first == 0x00)
         return vs_asset_load_memory(b->data, b->size, "guard.dae", opt, a, err);
-    /* The format detection of load.c sends only ASCII-compatible starts to
-     * the COLLADA loader; the loader holds its guarantees for every
-     * encoding libxml2 reads (UTF-16 by its byte order mark, EBCDIC)
-     * anyway, so those are fed to it directly. */
+    /* The format detection of load.c sends ASCII-compatible starts and
+     * UTF-16 to the COLLADA loader; the loader holds its guarantees for
+     * every encoding libxml2 reads (EBCDIC too) anyway, so the others are
+     * fed to it directly. */
     vs_asset *asset = vs_priv_asset_create("guard.dae", opt);
     if (!asset) return VS_ERROR_OUT_OF_MEMORY;
     vs_result r =
