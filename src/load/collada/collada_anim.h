@@ -24,8 +24,16 @@
 #define COLLADA_ANIM_MAX_SAMPLES 1000000u
 
 /* Interpolation of the segment that starts at a key. HERMITE segments are
- * stored as their equivalent Bezier control points. */
-typedef enum anim_interp { ANIM_LINEAR = 0, ANIM_STEP, ANIM_CUBIC } anim_interp;
+ * stored as their equivalent Bezier control points (ANIM_CUBIC); CARDINAL
+ * and BSPLINE segments are evaluated from the neighbouring key values with
+ * their basis matrices (collada_anim_curve.c). */
+typedef enum anim_interp {
+    ANIM_LINEAR = 0,
+    ANIM_STEP,
+    ANIM_CUBIC,
+    ANIM_CARDINAL,
+    ANIM_BSPLINE
+} anim_interp;
 
 /* One sampler: key_count keys of `components` values each. */
 typedef struct anim_curve {
@@ -38,8 +46,8 @@ typedef struct anim_curve {
      * value) then out control point (time, value), absolute; NULL when no
      * segment is cubic. */
     const float *control;
-    bool all_step; /* every segment is STEP (or there is one key) */
-    bool any_cubic;
+    bool all_step;  /* every segment is STEP (or there is one key) */
+    bool any_cubic; /* some segment is a cubic of any of the four kinds */
 } anim_curve;
 
 /* A <channel> resolved to the transform element values it drives. */

@@ -51,10 +51,20 @@ static bool keys_suffice(const anim_ctx *ctx, const node_ref *g, uint32_t n,
     return true;
 }
 
+/* True when the curve may jump at key k > 0: a STEP segment ends there, or
+ * a BSPLINE segment ends or starts there next to another kind (a B-spline
+ * passes near its keys, not through them). */
+static bool may_jump(const anim_curve *c, uint32_t k)
+{
+    uint8_t before = c->interp[k - 1];
+    return before == ANIM_STEP || before == ANIM_BSPLINE ||
+           (k + 1 < c->key_count && c->interp[k] == ANIM_BSPLINE);
+}
+
 /* Sorted, distinct key times of the group within [start, end] (and start /
- * end themselves when finite). When the output is LINEAR, a STEP segment's
- * jump also gets a sample just before it (the largest float below the key),
- * so the jump stays a jump instead of becoming a ramp. */
+ * end themselves when finite). When the output is LINEAR, a jump also gets
+ * a sample just before it (the largest float below the key), so the jump
+ * stays a jump instead of becoming a ramp. */
 static vs_result key_times(anim_ctx *ctx, const node_ref *g, uint32_t n,
                            double start, double end, bool step_out, float **out,
                            uint32_t *count)
@@ -73,8 +83,8 @@ static vs_result key_times(anim_ctx *ctx, const node_ref *g, uint32_t n,
             float x = c->times[k];
             if (x >= start && x <= end) t[m++] = x;
             float before = nextafterf(x, -INFINITY);
-            if (!step_out && k > 0 && c->interp[k - 1] == ANIM_STEP &&
-                before >= start && before <= end)
+            if (!step_out && k > 0 && may_jump(c, k) && before >= start &&
+                before <= end)
                 t[m++] = before;
         }
     }

@@ -102,6 +102,12 @@ const xmlNode *collada_walk(const xmlNode *n, const xmlNode *root);
  * element's id when it has one. Returns code. */
 vs_result collada_fail(collada_ctx *ctx, vs_result code, const xmlNode *element,
                        const char *attr, const char *fmt, ...) VS_PRINTF(5, 6);
+/* A flaw the loader repairs (asset/warnings.h): the warning's object is
+ * "line N: <element attr="value">" (attr as for collada_fail), `action`
+ * says what vskin did. VS_OK, or the strict load's refusal. */
+vs_result collada_warn(collada_ctx *ctx, const xmlNode *element,
+                       const char *attr, const char *action, const char *fmt,
+                       ...) VS_PRINTF(5, 6);
 void *collada_tmp(collada_ctx *ctx, size_t count, size_t size,
                   const char *where);
 /* Arena copy of s in the asset (NULL s gives NULL); false when out of
