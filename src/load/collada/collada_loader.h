@@ -133,6 +133,8 @@ vs_result collada_uint_attr(collada_ctx *ctx, const xmlNode *n,
 
 /* Builds ctx->ids. */
 vs_result collada_index_ids(collada_ctx *ctx);
+/* The element whose id is the first len bytes of id, or NULL. */
+const xmlNode *collada_find(const collada_ctx *ctx, const char *id, size_t len);
 /* Resolves a "#id" reference found in attribute / text of `at`: the
  * element, which must be named `kind` (NULL: any). Errors name `at`. */
 vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
@@ -217,11 +219,26 @@ typedef struct collada_geometry {
     uint32_t primitive_count;
     vs_primitive *primitives; /* asset-owned arrays, material -1 */
     const char **symbols;     /* material symbol per primitive or NULL */
+    /* Default morph weights (a <morph>'s MORPH_WEIGHT values), asset-owned;
+     * 0 / NULL for a plain geometry. */
+    uint32_t weight_count;
+    const float *weights;
 } collada_geometry;
 
 /* The de-indexed triangles of a <geometry> (built once, cached). */
 vs_result collada_geometry_get(collada_ctx *ctx, const xmlNode *geometry,
                                const xmlNode *at, const collada_geometry **out);
+
+/* ---- collada_morph.c */
+
+/* The base geometry of a <controller>'s <morph> with one vs_morph_target
+ * per MORPH_TARGET on each primitive and the MORPH_WEIGHT values as default
+ * weights (built once, cached on the <morph>). */
+vs_result collada_morph_get(collada_ctx *ctx, const xmlNode *controller,
+                            const collada_geometry **out);
+/* True when the <instance_controller> names a <controller> with a <morph>
+ * and no <skin>: a mesh with morph targets and no vs_skin. */
+bool collada_instance_is_morph(collada_ctx *ctx, const xmlNode *instance);
 
 /* ---- collada_material.c */
 

@@ -345,6 +345,11 @@ static const xmlNode *find_id(const collada_ctx *ctx, const char *id,
     return NULL;
 }
 
+const xmlNode *collada_find(const collada_ctx *ctx, const char *id, size_t len)
+{
+    return find_id(ctx, id, len);
+}
+
 vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
                           const char *ref, const char *kind,
                           const xmlNode **out)
