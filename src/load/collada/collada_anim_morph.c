@@ -216,13 +216,42 @@ static uint32_t lower_bound(const shown *sh, uint32_t n, const xmlNode *morph)
     return lo;
 }
 
+/* Keeps, in order, the channels of g[0..*n) (document order) that some
+ * weight takes its value from: a later channel on the same weight, or on
+ * all of them, overrides an earlier one. So at most weight_count + 1
+ * curves are evaluated per sample, whatever the file repeats. */
+static vs_result effective_channels(anim_ctx *ctx, anim_ref *g, uint32_t *n)
+{
+    uint32_t m = ctx->channels[g[0].index].weight_count;
+    uint32_t *last = collada_tmp(ctx->c, m, sizeof *last, "weights");
+    if (!last) return COLLADA_ERR(ctx->c);
+    uint32_t from = 0; /* the last channel on all weights, else 0 */
+    for (uint32_t i = 0; i < *n; ++i)
+        if (ctx->channels[g[i].index].count == m) from = i;
+    for (uint32_t w = 0; w < m; ++w)
+        last[w] = UINT32_MAX;
+    for (uint32_t i = from; i < *n; ++i) {
+        const anim_channel *c = &ctx->channels[g[i].index];
+        if (c->count == 1) last[c->first] = i;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = from; i < *n; ++i) {
+        const anim_channel *c = &ctx->channels[g[i].index];
+        if ((i == from && c->count == m) || last[c->first] == i) g[k++] = g[i];
+    }
+    *n = k;
+    return VS_OK;
+}
+
 /* The sampler of one morph's channels g[0..n): every weight at every
  * sample time. */
-static vs_result bake_morph(anim_ctx *ctx, const anim_ref *g, uint32_t n,
+static vs_result bake_morph(anim_ctx *ctx, anim_ref *g, uint32_t n,
                             double start, double end, vs_anim_sampler *out)
 {
     const anim_channel *c0 = &ctx->channels[g[0].index];
     uint32_t m = c0->weight_count;
+    vs_result r = effective_channels(ctx, g, &n);
+    if (r != VS_OK) return r;
     bool all_step = true, cubic = false;
     for (uint32_t i = 0; i < n; ++i) {
         all_step = all_step && ctx->channels[g[i].index].curve.all_step;
@@ -230,8 +259,8 @@ static vs_result bake_morph(anim_ctx *ctx, const anim_ref *g, uint32_t n,
     }
     float *t;
     uint32_t count;
-    vs_result r = anim_sample_times(ctx, g, n, start, end, all_step,
-                                    !all_step && cubic, &t, &count);
+    r = anim_sample_times(ctx, g, n, start, end, all_step, !all_step && cubic,
+                          &t, &count);
     if (r != VS_OK) return r;
     vs_asset *a = ctx->c->asset;
     float *times = vs_priv_asset_calloc(a, count ? count : 1, sizeof *times,

@@ -249,6 +249,52 @@ static void mismatched_targets_are_refused(void)
               "%s", err.message);
 }
 
+/* Corrupted copies load or fail cleanly, and what loads poses (the
+ * sanitizer builds run this). */
+static void corrupted_morphs_fail_cleanly(void)
+{
+    char *data = test_read_text(MORPH_FILE);
+    if (!data) abort();
+    size_t size = strlen(data);
+    char *copy = malloc(size);
+    if (!copy) abort();
+    uint32_t seed = 777;
+    for (int round = 0; round < 1500; ++round) {
+        memcpy(copy, data, size);
+        for (int k = 0; k < 3; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            size_t at = (seed >> 8) % size;
+            static const char bytes[] = "0123456789-#<>/\"( .eXx";
+            copy[at] = bytes[(seed >> 3) % (sizeof bytes - 1)];
+        }
+        vs_asset *a = NULL;
+        vs_error err;
+        vs_result r =
+            vs_asset_load_memory(copy, size, "flip.dae", NULL, &a, &err);
+        if (r != VS_OK) {
+            CHECK_MSG(strncmp(err.message, "flip.dae", 8) == 0, "%s",
+                      err.message);
+            continue;
+        }
+        vs_pose *pose = NULL;
+        if (vs_pose_create(a, &pose, NULL) == VS_OK) {
+            if (a->clip_count)
+                vs_pose_sample(pose, 0, 0.5f, VS_TIME_CLAMP, NULL);
+            vs_pose_update_world(pose);
+            for (uint32_t i = 0; i < a->instance_count; ++i) {
+                vs_posed_primitive out = {0};
+                if (vs_pose_mesh_primitive(pose, a->instances[i], 0, NULL, &out,
+                                           NULL) == VS_OK)
+                    vs_posed_primitive_free(&out);
+            }
+        }
+        vs_pose_free(pose);
+        vs_asset_free(a);
+    }
+    free(copy);
+    free(data);
+}
+
 int main(void)
 {
     RUN(morph_under_skin_poses_as_morph_then_skin);
@@ -256,5 +302,6 @@ int main(void)
     RUN(converted_glb_poses_the_same);
     RUN(channel_on_all_weights);
     RUN(mismatched_targets_are_refused);
+    RUN(corrupted_morphs_fail_cleanly);
     return test_summary();
 }
