@@ -6,7 +6,8 @@
  * decomposed. The sample times are the union of the node's key times, plus,
  * unless linear interpolation of the result is exact there, uniform samples
  * at COLLADA_ANIM_SAMPLE_RATE between them (docs/collada-animation.md states
- * the rule and the error it leaves). */
+ * the rule and the error it leaves). Morph weight channels are baked by
+ * collada_anim_morph.c and appended after the TRS ones. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,9 @@
 #include "base/xform.h"
 #include "load/collada/collada_anim.h"
 
-typedef struct node_ref {
-    uint32_t node, index;
-} node_ref;
-
 static int ref_cmp(const void *pa, const void *pb)
 {
-    const node_ref *a = pa, *b = pb;
+    const anim_ref *a = pa, *b = pb;
     if (a->node != b->node) return a->node < b->node ? -1 : 1;
     return a->index < b->index ? -1 : (a->index > b->index);
 }
@@ -37,7 +34,7 @@ static int float_cmp(const void *pa, const void *pb)
  * the stack product is then affine in each value, so T and S move linearly
  * between keys and linear interpolation reproduces them. Rotations, matrices,
  * lookat, skew and curved segments are sampled densely. */
-static bool keys_suffice(const anim_ctx *ctx, const node_ref *g, uint32_t n,
+static bool keys_suffice(const anim_ctx *ctx, const anim_ref *g, uint32_t n,
                          bool all_step)
 {
     if (all_step) return true;
@@ -51,11 +48,21 @@ static bool keys_suffice(const anim_ctx *ctx, const node_ref *g, uint32_t n,
     return true;
 }
 
+/* True when the curve may jump at key k > 0: a STEP segment ends there, or
+ * a BSPLINE segment ends or starts there next to another kind (a B-spline
+ * passes near its keys, not through them). */
+static bool may_jump(const anim_curve *c, uint32_t k)
+{
+    uint8_t before = c->interp[k - 1];
+    return before == ANIM_STEP || before == ANIM_BSPLINE ||
+           (k + 1 < c->key_count && c->interp[k] == ANIM_BSPLINE);
+}
+
 /* Sorted, distinct key times of the group within [start, end] (and start /
- * end themselves when finite). When the output is LINEAR, a STEP segment's
- * jump also gets a sample just before it (the largest float below the key),
- * so the jump stays a jump instead of becoming a ramp. */
-static vs_result key_times(anim_ctx *ctx, const node_ref *g, uint32_t n,
+ * end themselves when finite). When the output is LINEAR, a jump also gets
+ * a sample just before it (the largest float below the key), so the jump
+ * stays a jump instead of becoming a ramp. */
+static vs_result key_times(anim_ctx *ctx, const anim_ref *g, uint32_t n,
                            double start, double end, bool step_out, float **out,
                            uint32_t *count)
 {
@@ -73,8 +80,8 @@ static vs_result key_times(anim_ctx *ctx, const node_ref *g, uint32_t n,
             float x = c->times[k];
             if (x >= start && x <= end) t[m++] = x;
             float before = nextafterf(x, -INFINITY);
-            if (!step_out && k > 0 && c->interp[k - 1] == ANIM_STEP &&
-                before >= start && before <= end)
+            if (!step_out && k > 0 && may_jump(c, k) && before >= start &&
+                before <= end)
                 t[m++] = before;
         }
     }
@@ -130,7 +137,7 @@ static vs_result densify(anim_ctx *ctx, const anim_channel *first, float **t,
 
 /* An animated <skew> passing +-90 degrees shears by a huge or infinite
  * factor at that time: refused like a static one. */
-static vs_result check_skews(anim_ctx *ctx, const node_ref *g, uint32_t n,
+static vs_result check_skews(anim_ctx *ctx, const anim_ref *g, uint32_t n,
                              const collada_xform *xf, float time)
 {
     for (uint32_t i = 0; i < n; ++i) {
@@ -149,8 +156,18 @@ static vs_result check_skews(anim_ctx *ctx, const node_ref *g, uint32_t n,
     return VS_OK;
 }
 
+vs_result anim_sample_times(anim_ctx *ctx, const anim_ref *g, uint32_t n,
+                            double start, double end, bool step_out, bool dense,
+                            float **out, uint32_t *count)
+{
+    vs_result r = key_times(ctx, g, n, start, end, step_out, out, count);
+    if (r == VS_OK && dense)
+        r = densify(ctx, &ctx->channels[g[0].index], out, count);
+    return r;
+}
+
 /* Evaluates the node's stack at every time and writes T, R, S. */
-static vs_result sample_node(anim_ctx *ctx, const node_ref *g, uint32_t n,
+static vs_result sample_node(anim_ctx *ctx, const anim_ref *g, uint32_t n,
                              const float *times, uint32_t count, float *tv,
                              float *rv, float *sv)
 {
@@ -196,7 +213,7 @@ static vs_result sample_node(anim_ctx *ctx, const node_ref *g, uint32_t n,
     return VS_OK;
 }
 
-static vs_result bake_node(anim_ctx *ctx, const node_ref *g, uint32_t n,
+static vs_result bake_node(anim_ctx *ctx, const anim_ref *g, uint32_t n,
                            double start, double end, vs_anim_channel *ch,
                            vs_anim_sampler *smp)
 {
@@ -205,11 +222,10 @@ static vs_result bake_node(anim_ctx *ctx, const node_ref *g, uint32_t n,
         all_step = all_step && ctx->channels[g[i].index].curve.all_step;
     float *t = NULL;
     uint32_t count = 0;
-    vs_result r = key_times(ctx, g, n, start, end, all_step, &t, &count);
+    vs_result r =
+        anim_sample_times(ctx, g, n, start, end, all_step,
+                          !keys_suffice(ctx, g, n, all_step), &t, &count);
     if (r != VS_OK) return r;
-    if (!keys_suffice(ctx, g, n, all_step) &&
-        (r = densify(ctx, &ctx->channels[g[0].index], &t, &count)))
-        return r;
     vs_asset *a = ctx->c->asset;
     float *times = vs_priv_asset_calloc(a, count, sizeof(float), ctx->c->error,
                                 "animation sample times");
@@ -245,41 +261,53 @@ vs_result anim_bake_clip(anim_ctx *ctx, const bool *use, double start,
     uint64_t total = 0;
     for (uint32_t i = 0; i < ctx->channel_count; ++i)
         total += use[i] ? ctx->channels[i].node_count : 0;
-    node_ref *refs =
+    anim_ref *refs =
         collada_tmp(ctx->c, (size_t)total, sizeof *refs, "clip channels");
     if (!refs) return COLLADA_ERR(ctx->c);
     uint32_t n = 0;
     for (uint32_t i = 0; i < ctx->channel_count; ++i) {
         const anim_channel *c = &ctx->channels[i];
         for (uint32_t j = 0; use[i] && j < c->node_count; ++j)
-            refs[n++] = (node_ref){ctx->node_ids[c->node_first + j].node, i};
+            refs[n++] = (anim_ref){ctx->node_ids[c->node_first + j].node, i};
     }
     qsort(refs, n, sizeof *refs, ref_cmp);
     uint32_t nodes = 0;
     for (uint32_t i = 0; i < n; ++i)
         nodes += i == 0 || refs[i].node != refs[i - 1].node;
+    vs_anim_channel *wch;
+    vs_anim_sampler *wsmp;
+    uint32_t wch_count, wsmp_count;
+    vs_result r = anim_bake_weights(ctx, use, start, end, nodes * 3, &wch,
+                                    &wch_count, &wsmp, &wsmp_count);
+    if (r != VS_OK) return r;
+    size_t ch_total = (size_t)nodes * 3 + wch_count;
+    size_t smp_total = (size_t)nodes * 3 + wsmp_count;
     vs_anim_channel *ch =
-        vs_priv_asset_calloc(ctx->c->asset, (size_t)nodes * 3, sizeof *ch,
-                     ctx->c->error, "animation channels");
+        vs_priv_asset_calloc(ctx->c->asset, ch_total, sizeof *ch, ctx->c->error,
+                             "animation channels");
     vs_anim_sampler *smp =
-        ch ? vs_priv_asset_calloc(ctx->c->asset, (size_t)nodes * 3, sizeof *smp,
-                          ctx->c->error, "animation samplers")
+        ch ? vs_priv_asset_calloc(ctx->c->asset, smp_total, sizeof *smp,
+                                  ctx->c->error, "animation samplers")
            : NULL;
     if (!smp) return COLLADA_ERR(ctx->c);
+    if (wch_count) memcpy(ch + (size_t)nodes * 3, wch, sizeof *ch * wch_count);
+    if (wsmp_count)
+        memcpy(smp + (size_t)nodes * 3, wsmp, sizeof *smp * wsmp_count);
     uint32_t j = 0;
     for (uint32_t i = 0; i < n;) {
         uint32_t e = i;
         while (e < n && refs[e].node == refs[i].node)
             ++e;
-        vs_result r = bake_node(ctx, refs + i, e - i, start, end, ch + 3 * j,
-                                smp + 3 * j);
+        r = bake_node(ctx, refs + i, e - i, start, end, ch + 3 * j,
+                      smp + 3 * j);
         if (r != VS_OK) return r;
         for (uint32_t p = 0; p < 3; ++p)
             ch[3 * j + p].sampler = 3 * j + p;
         ++j;
         i = e;
     }
-    out->channel_count = out->sampler_count = nodes * 3;
+    out->channel_count = (uint32_t)ch_total;
+    out->sampler_count = (uint32_t)smp_total;
     out->channels = ch;
     out->samplers = smp;
     return VS_OK;

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Evaluating one parsed COLLADA sampler (COLLADA 1.4.1, "Curve
- * Interpolation"). Cubic segments are 2-D Bezier curves in (time, value):
+ * Interpolation"). BEZIER / HERMITE segments are 2-D Bezier curves in
+ * (time, value):
  *     B(s) = P0 (1-s)^3 + 3 C0 s (1-s)^2 + 3 C1 s^2 (1-s) + P1 s^3
  * with C0 the OUT_TANGENT of the segment's first key and C1 the IN_TANGENT
  * of its last key; the value at time t is B_value(s) where B_time(s) = t,
- * so s is solved for rather than taken as the linear time fraction. */
+ * so s is solved for rather than taken as the linear time fraction.
+ * CARDINAL and BSPLINE segments carry no tangents: the spec writes them as
+ * C(s) = S M G with S = [s^3 s^2 s 1], G = [P(k-1) P(k) P(k+1) P(k+2)] the
+ * key values around the segment and M their basis matrix; s is the time
+ * fraction of the segment. */
 #include <math.h>
 #include <string.h>
 
@@ -68,6 +73,41 @@ static uint32_t find_segment(const anim_curve *c, double t)
     return lo;
 }
 
+/* Key value j of component i; the curve's two ends are extended by
+ * reflection (P(-1) = 2 P0 - P1, P(n) = 2 P(n-1) - P(n-2)), so that a
+ * BSPLINE curve starts and ends on its end keys and meets the values held
+ * outside the key range instead of jumping to them. */
+static double key_value(const anim_curve *c, int64_t j, uint32_t i)
+{
+    int64_t n = c->key_count, m = c->components;
+    if (j < 0) return 2.0 * c->values[i] - c->values[m + i];
+    if (j >= n)
+        return 2.0 * c->values[(n - 1) * m + i] - c->values[(n - 2) * m + i];
+    return c->values[j * m + i];
+}
+
+/* Weights of [P(k-1) P(k) P(k+1) P(k+2)] at s, the rows of S M. CARDINAL:
+ * the spec's matrix with tension parameter 1/2 (a <sampler> has no input
+ * that would set it), which makes the tangent at each key half the
+ * difference of its neighbours: Catmull-Rom. BSPLINE: the uniform cubic
+ * B-spline, M = 1/6 [-1 3 -3 1; 3 -6 3 0; -3 0 3 0; 1 4 1 0]. */
+static void basis_weights(anim_interp kind, double s, double w[4])
+{
+    double s2 = s * s, s3 = s2 * s;
+    if (kind == ANIM_CARDINAL) {
+        const double a = 0.5;
+        w[0] = -a * s3 + 2.0 * a * s2 - a * s;
+        w[1] = (2.0 - a) * s3 + (a - 3.0) * s2 + 1.0;
+        w[2] = (a - 2.0) * s3 + (3.0 - 2.0 * a) * s2 + a * s;
+        w[3] = a * s3 - a * s2;
+        return;
+    }
+    w[0] = (-s3 + 3.0 * s2 - 3.0 * s + 1.0) / 6.0;
+    w[1] = (3.0 * s3 - 6.0 * s2 + 4.0) / 6.0;
+    w[2] = (-3.0 * s3 + 3.0 * s2 + 3.0 * s + 1.0) / 6.0;
+    w[3] = s3 / 6.0;
+}
+
 void anim_curve_eval(const anim_curve *c, double t, float *out)
 {
     uint32_t n = c->key_count, m = c->components;
@@ -106,6 +146,18 @@ void anim_curve_eval(const anim_curve *c, double t, float *out)
             out[i] = (float)bezier(v0[i], a[3], b[1], v1[i], s);
         }
         return;
+    case ANIM_CARDINAL:
+    case ANIM_BSPLINE: {
+        double w[4];
+        basis_weights((anim_interp)c->interp[k], (t - t0) / (t1 - t0), w);
+        for (uint32_t i = 0; i < m; ++i) {
+            double v = 0.0;
+            for (int j = 0; j < 4; ++j)
+                v += w[j] * key_value(c, (int64_t)k - 1 + j, i);
+            out[i] = (float)v;
+        }
+        return;
+    }
     }
     memcpy(out, v0, sizeof(float) * m);
 }

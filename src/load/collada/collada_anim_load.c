@@ -126,7 +126,8 @@ static vs_result build_clips(anim_ctx *ctx)
 
 vs_result collada_load_animations(vs_asset *asset, xmlNode *collada_root,
                                   const collada_node_stack *stacks,
-                                  vs_error *error)
+                                  const collada_instance *instances,
+                                  uint32_t instance_count, vs_error *error)
 {
     /* The loader's XML helpers and id index, over this document. */
     vs_error local;
@@ -136,7 +137,10 @@ vs_result collada_load_animations(vs_asset *asset, xmlNode *collada_root,
                      .root = collada_root};
     arena_init(&c.tmp, asset_limits(asset)->max_total_memory,
                asset_allocator(asset));
-    anim_ctx ctx = {.c = &c, .stacks = stacks};
+    anim_ctx ctx = {.c = &c,
+                    .stacks = stacks,
+                    .instances = instances,
+                    .instance_count = instance_count};
     vs_result r = collada_index_ids(&c);
     if (r == VS_OK) r = anim_index_nodes(&ctx);
     if (r == VS_OK) r = anim_parse_library(&ctx);

@@ -22,8 +22,9 @@ static uint32_t count_channels(const xmlNode *root)
 static vs_result parse_channel(anim_ctx *ctx, const xmlNode *ch)
 {
     anim_channel c = {0};
-    bool skip;
-    vs_result r = anim_resolve_target(ctx, ch, &c, &skip);
+    bool skip = false, morph;
+    vs_result r = anim_morph_target(ctx, ch, &c, &morph);
+    if (r == VS_OK && !morph) r = anim_resolve_target(ctx, ch, &c, &skip);
     if (r != VS_OK || skip) return r;
     const xmlNode *sampler;
     if ((r = collada_resolve(ctx->c, ch, "source", collada_attr(ch, "source"),

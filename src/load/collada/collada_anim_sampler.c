@@ -4,10 +4,12 @@
  * key), INTERPOLATION one name per key for the segment that starts there
  * (LINEAR when absent), IN_TANGENT / OUT_TANGENT the cubic control data.
  * HERMITE and 1-D (pre-1.4.1) tangents are turned into 2-D Bezier control
- * points here so that evaluation has one cubic case. */
+ * points here so that evaluation has one case for tangent-driven cubics;
+ * CARDINAL and BSPLINE need no tangents. */
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "load/collada/collada_anim.h"
 
 enum { SEM_INPUT, SEM_OUTPUT, SEM_INTERP, SEM_IN_TAN, SEM_OUT_TAN, SEM_COUNT };
@@ -15,7 +17,20 @@ static const char *const semantics[SEM_COUNT] = {
     "INPUT", "OUTPUT", "INTERPOLATION", "IN_TANGENT", "OUT_TANGENT"};
 
 /* Original kind of each key's segment, before HERMITE became Bezier. */
-enum { KIND_LINEAR, KIND_STEP, KIND_BEZIER, KIND_HERMITE };
+enum {
+    KIND_LINEAR,
+    KIND_STEP,
+    KIND_BEZIER,
+    KIND_HERMITE,
+    KIND_CARDINAL,
+    KIND_BSPLINE
+};
+
+/* The kinds whose segments are shaped by IN_TANGENT / OUT_TANGENT. */
+static bool uses_tangents(uint8_t kind)
+{
+    return kind == KIND_BEZIER || kind == KIND_HERMITE;
+}
 
 /* A float <source>: count keys of *components values (the accessor's
  * named params). */
@@ -75,10 +90,15 @@ static vs_result read_kinds(anim_ctx *ctx, const xmlNode *source, uint32_t keys,
             kind[k] = KIND_BEZIER;
         else if (strcmp(names[k], "HERMITE") == 0)
             kind[k] = KIND_HERMITE;
+        else if (strcmp(names[k], "CARDINAL") == 0)
+            kind[k] = KIND_CARDINAL;
+        else if (strcmp(names[k], "BSPLINE") == 0)
+            kind[k] = KIND_BSPLINE;
         else
             return collada_fail(ctx->c, VS_ERROR_UNSUPPORTED, source, "id",
                                 "key %u: interpolation \"%s\" is not supported "
-                                "(LINEAR, STEP, BEZIER, HERMITE)",
+                                "(LINEAR, STEP, BEZIER, HERMITE, CARDINAL, "
+                                "BSPLINE)",
                                 k, names[k]);
     }
     return VS_OK;
@@ -120,7 +140,7 @@ static void control_point(const float *times, const float *values,
     double dprev = k > 0 ? t - times[k - 1] : 0.0;
     double dnext = k + 1 < keys ? times[k + 1] - t : 0.0;
     /* In point: belongs to the segment (k-1, k). */
-    if (k > 0 && kind[k - 1] >= KIND_BEZIER) {
+    if (k > 0 && uses_tangents(kind[k - 1])) {
         bool herm = kind[k - 1] == KIND_HERMITE;
         double x, y;
         if (in_pairs) {
@@ -138,7 +158,7 @@ static void control_point(const float *times, const float *values,
         cp[0] = (float)x;
         cp[1] = (float)y;
     }
-    if (k + 1 < keys && kind[k] >= KIND_BEZIER) {
+    if (k + 1 < keys && uses_tangents(kind[k])) {
         bool herm = kind[k] == KIND_HERMITE;
         double x, y;
         if (out_pairs) {
@@ -158,15 +178,10 @@ static void control_point(const float *times, const float *values,
     }
 }
 
-static vs_result read_control(anim_ctx *ctx, const xmlNode *sampler,
-                              const xmlNode *const *src, anim_curve *c,
-                              const uint8_t *kind)
+static vs_result read_control(anim_ctx *ctx, const xmlNode *const *src,
+                              anim_curve *c, const uint8_t *kind)
 {
     uint32_t n = c->key_count, m = c->components;
-    if (!src[SEM_IN_TAN] || !src[SEM_OUT_TAN])
-        return collada_fail(ctx->c, VS_ERROR_INVALID, sampler, "id",
-                            "BEZIER and HERMITE keys need IN_TANGENT and "
-                            "OUT_TANGENT inputs");
     float *in, *out;
     bool in_pairs, out_pairs;
     vs_result r;
@@ -225,20 +240,41 @@ vs_result anim_sampler_curve(anim_ctx *ctx, const xmlNode *channel,
     memset(kind, KIND_LINEAR, n);
     if (src[SEM_INTERP] && (r = read_kinds(ctx, src[SEM_INTERP], n, kind)))
         return r;
+    bool tangents = false;
+    for (uint32_t k = 0; k + 1 < n; ++k)
+        tangents = tangents || uses_tangents(kind[k]);
+    if (tangents && (!src[SEM_IN_TAN] || !src[SEM_OUT_TAN])) {
+        /* The curve's shape between its keys is unknown while every key
+         * value is: the keys are kept and joined by straight segments, as
+         * assimp and three.js play such curves. */
+        if ((r = collada_warn(ctx->c, sampler, "id", "treated as LINEAR",
+                              "BEZIER / HERMITE keys without %s",
+                              !src[SEM_IN_TAN] && !src[SEM_OUT_TAN]
+                                  ? "IN_TANGENT and OUT_TANGENT inputs"
+                              : !src[SEM_IN_TAN] ? "an IN_TANGENT input"
+                                                 : "an OUT_TANGENT input")))
+            return r;
+        for (uint32_t k = 0; k < n; ++k)
+            if (uses_tangents(kind[k])) kind[k] = KIND_LINEAR;
+        tangents = false;
+    }
     *c = (anim_curve){.key_count = n,
                       .components = comps,
                       .times = times,
                       .values = values,
                       .interp = interp,
                       .all_step = true};
+    static const uint8_t to_interp[] = {
+        [KIND_LINEAR] = ANIM_LINEAR,     [KIND_STEP] = ANIM_STEP,
+        [KIND_BEZIER] = ANIM_CUBIC,      [KIND_HERMITE] = ANIM_CUBIC,
+        [KIND_CARDINAL] = ANIM_CARDINAL, [KIND_BSPLINE] = ANIM_BSPLINE};
     for (uint32_t k = 0; k + 1 < n; ++k) {
-        interp[k] = kind[k] == KIND_STEP     ? ANIM_STEP
-                    : kind[k] == KIND_LINEAR ? ANIM_LINEAR
-                                             : ANIM_CUBIC;
+        interp[k] = to_interp[kind[k]];
         if (interp[k] != ANIM_STEP) c->all_step = false;
-        if (interp[k] == ANIM_CUBIC) c->any_cubic = true;
+        if (interp[k] != ANIM_STEP && interp[k] != ANIM_LINEAR)
+            c->any_cubic = true;
     }
     interp[n - 1] = ANIM_STEP; /* the last key starts no segment */
-    if (c->any_cubic) return read_control(ctx, sampler, src, c, kind);
+    if (tangents) return read_control(ctx, src, c, kind);
     return VS_OK;
 }

@@ -25,13 +25,35 @@ static vs_result geometry_instance(collada_ctx *ctx,
                                  mesh);
 }
 
+/* An <instance_controller> of a <morph>: a mesh with targets, no skin. */
+static vs_result morph_instance(collada_ctx *ctx, const collada_instance *inst,
+                                vs_mesh *mesh)
+{
+    const xmlNode *controller;
+    const collada_geometry *g;
+    vs_result r;
+    if ((r = collada_resolve(ctx, inst->element, "url",
+                             collada_attr(inst->element, "url"), "controller",
+                             &controller)) ||
+        (r = collada_morph_get(ctx, controller, &g)))
+        return r;
+    return collada_instance_mesh(ctx, inst->element, g, g->primitives, g->name,
+                                 mesh);
+}
+
+static bool skinned(collada_ctx *ctx, const collada_instance *inst)
+{
+    return collada_is(inst->element, "instance_controller") &&
+           !collada_instance_is_morph(ctx, inst->element);
+}
+
 vs_result collada_build_instances(collada_ctx *ctx)
 {
     vs_result r = collada_index_nodes(ctx);
     if (r != VS_OK) return r;
     uint32_t n = ctx->instance_count, skins = 0;
     for (uint32_t i = 0; i < n; ++i)
-        skins += collada_is(ctx->instances[i].element, "instance_controller");
+        skins += skinned(ctx, &ctx->instances[i]);
     vs_mesh *meshes = vs_priv_asset_calloc(ctx->asset, n ? n : 1, sizeof *meshes,
                                    ctx->error, "meshes");
     vs_skin *sk = vs_priv_asset_calloc(ctx->asset, skins ? skins : 1, sizeof *sk,
@@ -42,10 +64,12 @@ vs_result collada_build_instances(collada_ctx *ctx)
     for (uint32_t i = 0; i < n; ++i) {
         const collada_instance *inst = &ctx->instances[i];
         bool loaded = true;
-        if (collada_is(inst->element, "instance_controller")) {
+        if (skinned(ctx, inst)) {
             r = collada_load_controller(ctx, inst, &meshes[mesh_count],
                                         &sk[skins], (int32_t)skins, &loaded);
             skins += loaded;
+        } else if (collada_is(inst->element, "instance_controller")) {
+            r = morph_instance(ctx, inst, &meshes[mesh_count]);
         } else {
             r = geometry_instance(ctx, inst, &meshes[mesh_count]);
         }

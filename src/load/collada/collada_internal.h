@@ -12,6 +12,8 @@
 
 #include "vskin/vskin.h"
 
+struct collada_instance;
+
 typedef enum collada_xform_kind {
     COLLADA_XF_MATRIX = 0, /* 16 values, row-major as written */
     COLLADA_XF_TRANSLATE,  /* 3: x y z */
@@ -60,11 +62,14 @@ bool collada_skew_degenerate(const float v[7], double *shear);
 /* Parses <library_animations> (nested <animation>s) and
  * <library_animation_clips>, evaluates the animated transform stacks and
  * fills asset->clips / asset->clip_count with TRS channels on the runtime
- * nodes. stacks has asset->node_count entries. Called by collada_load after
+ * nodes, and weight channels on the nodes that show an animated <morph>
+ * (found among the loader's mesh instances; NULL / 0 for none). stacks has
+ * asset->node_count entries. Called by collada_load after
  * the nodes exist and before vs_priv_asset_finalize. Errors name the element and
  * its line: "FILE: line 42: <channel target=\"...\">: what is wrong". */
 vs_result collada_load_animations(vs_asset *asset, xmlNode *collada_root,
                                   const collada_node_stack *stacks,
-                                  vs_error *error);
+                                  const struct collada_instance *instances,
+                                  uint32_t instance_count, vs_error *error);
 
 #endif

@@ -85,7 +85,8 @@ static vs_result load_document(collada_ctx *ctx)
         (r = collada_load_materials(ctx)) || (r = collada_load_scenes(ctx)) ||
         (r = collada_build_instances(ctx)) ||
         (r = collada_load_animations(ctx->asset, (xmlNode *)ctx->root,
-                                     ctx->stacks, ctx->error)))
+                                     ctx->stacks, ctx->instances,
+                                     ctx->instance_count, ctx->error)))
         return r;
     return vs_priv_asset_finalize(ctx->asset, ctx->error);
 }

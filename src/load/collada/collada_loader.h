@@ -141,6 +141,8 @@ vs_result collada_index_ids(collada_ctx *ctx);
 /* The element with the id a "#id" reference (or a bare "id") names, or
  * NULL; reports nothing. */
 const xmlNode *collada_lookup(const collada_ctx *ctx, const char *ref);
+/* The element whose id is the first len bytes of id, or NULL. */
+const xmlNode *collada_find(const collada_ctx *ctx, const char *id, size_t len);
 /* Resolves a "#id" reference found in attribute / text of `at`: the
  * element, which must be named `kind` (NULL: any). Errors name `at`. A
  * bare "id" that names an element of the document reads as "#id", with a
@@ -254,12 +256,27 @@ typedef struct collada_geometry {
     uint32_t primitive_count;
     vs_primitive *primitives; /* asset-owned arrays, material -1 */
     const char **symbols;     /* material symbol per primitive or NULL */
+    /* Default morph weights (a <morph>'s MORPH_WEIGHT values), asset-owned;
+     * 0 / NULL for a plain geometry. */
+    uint32_t weight_count;
+    const float *weights;
 } collada_geometry;
 
 /* The de-indexed triangles and lines of a <geometry> (built once,
  * cached). */
 vs_result collada_geometry_get(collada_ctx *ctx, const xmlNode *geometry,
                                const xmlNode *at, const collada_geometry **out);
+
+/* ---- collada_morph.c */
+
+/* The base geometry of a <controller>'s <morph> with one vs_morph_target
+ * per MORPH_TARGET on each primitive and the MORPH_WEIGHT values as default
+ * weights (built once, cached on the <morph>). */
+vs_result collada_morph_get(collada_ctx *ctx, const xmlNode *controller,
+                            const collada_geometry **out);
+/* True when the <instance_controller> names a <controller> with a <morph>
+ * and no <skin>: a mesh with morph targets and no vs_skin. */
+bool collada_instance_is_morph(collada_ctx *ctx, const xmlNode *instance);
 
 /* ---- collada_material.c */
 

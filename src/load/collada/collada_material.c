@@ -124,5 +124,7 @@ vs_result collada_instance_mesh(collada_ctx *ctx, const xmlNode *instance,
     }
     mesh->primitives = p;
     mesh->primitive_count = n;
+    mesh->weight_count = g->weight_count;
+    mesh->weights = g->weights;
     return VS_OK;
 }

@@ -235,11 +235,6 @@ static vs_result parse_controller(collada_ctx *ctx, const xmlNode *controller,
                                   skin_data *d)
 {
     const xmlNode *skin = collada_child(controller, "skin");
-    const xmlNode *morph = collada_child(controller, "morph");
-    if (morph)
-        return collada_fail(ctx, VS_ERROR_UNSUPPORTED, morph, "source",
-                            "<morph> controllers (blend shapes) are not "
-                            "supported");
     if (!skin)
         return collada_fail(ctx, VS_ERROR_INVALID, controller, NULL,
                             "controller has no <skin>");
@@ -257,15 +252,22 @@ static vs_result parse_controller(collada_ctx *ctx, const xmlNode *controller,
     }
     if ((r = collada_resolve(ctx, skin, "source", source, NULL, &base)))
         return r;
-    if (collada_is(base, "controller"))
+    /* A <morph> under the skin: its targets ride on the skinned primitives,
+     * so the runtime morphs first and skins the result, as the spec's
+     * chain of controllers does. */
+    if (collada_is(base, "controller") && collada_child(base, "morph") &&
+        !collada_child(base, "skin"))
+        r = collada_morph_get(ctx, base, &d->geometry);
+    else if (collada_is(base, "controller"))
         return collada_fail(ctx, VS_ERROR_UNSUPPORTED, skin, "source",
-                            "skinning another controller (e.g. a <morph>) is "
-                            "not supported");
-    if (!collada_is(base, "geometry"))
+                            "skinning a <skin> controller is not supported");
+    else if (!collada_is(base, "geometry"))
         return collada_fail(ctx, VS_ERROR_INVALID, skin, "source",
                             "source is a <%s>, not a <geometry>",
                             (const char *)base->name);
-    if ((r = collada_geometry_get(ctx, base, skin, &d->geometry))) return r;
+    else
+        r = collada_geometry_get(ctx, base, skin, &d->geometry);
+    if (r != VS_OK) return r;
     xform_identity(d->bsm);
     const xmlNode *bsm = collada_child(skin, "bind_shape_matrix");
     if (bsm) {

@@ -431,6 +431,11 @@ const xmlNode *collada_lookup(const collada_ctx *ctx, const char *ref)
     return len ? find_id(ctx, ref, len) : NULL;
 }
 
+const xmlNode *collada_find(const collada_ctx *ctx, const char *id, size_t len)
+{
+    return find_id(ctx, id, len);
+}
+
 vs_result collada_resolve(collada_ctx *ctx, const xmlNode *at, const char *attr,
                           const char *ref, const char *kind,
                           const xmlNode **out)

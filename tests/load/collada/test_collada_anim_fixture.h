@@ -71,7 +71,7 @@ static inline vs_result fx_load_doc(fx_anim *f, xmlDoc *doc, vs_error *err)
         xform_decompose(n->matrix, &n->rest_trs);
     }
     vs_result r = collada_load_animations(f->asset, xmlDocGetRootElement(doc),
-                                          f->stacks, err);
+                                          f->stacks, NULL, 0, err);
     xmlFreeDoc(doc);
     if (r == VS_OK) r = vs_priv_asset_finalize(f->asset, err);
     return r;
