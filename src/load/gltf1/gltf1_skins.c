@@ -285,6 +285,23 @@ static uint32_t *find_instance(uint32_t *table, uint32_t size,
     }
 }
 
+/* The file skin node i names into *s (-1 when none), its path into
+ * path[GLTF1_PATH_SIZE]. */
+static vs_result node_skin(gltf1_ctx *c, uint32_t i, char *path, int32_t *s)
+{
+    const cJSON *obj = c->nodes.items[i];
+    const cJSON *ref = cJSON_GetObjectItemCaseSensitive(obj, "skin");
+    char field[GLTF1_PATH_SIZE];
+    gltf1_path(path, "nodes", obj->string);
+    *s = -1;
+    if (!ref) return VS_OK;
+    gltf1_pathf(field, "%s.skin", path);
+    uint32_t found;
+    vs_result r = gltf1_resolve(c, &c->skins, ref, field, &found);
+    if (r == VS_OK) *s = (int32_t)found;
+    return r;
+}
+
 static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
                              vs_skin *skins, instance *inst, uint32_t *table,
                              uint32_t table_size, joint_index *x)
@@ -292,14 +309,13 @@ static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
     vs_node *nodes = (vs_node *)c->asset->nodes;
     for (uint32_t i = 0; i < c->nodes.count; ++i) {
         const cJSON *obj = c->nodes.items[i];
-        const cJSON *ref = cJSON_GetObjectItemCaseSensitive(obj, "skin");
-        if (!ref) continue;
         char path[GLTF1_PATH_SIZE], field[GLTF1_PATH_SIZE];
-        gltf1_path(path, "nodes", obj->string);
-        gltf1_pathf(field, "%s.skin", path);
-        uint32_t s, *roots, root_count;
-        vs_result r = gltf1_resolve(c, &c->skins, ref, field, &s);
+        int32_t found;
+        vs_result r = node_skin(c, i, path, &found);
         if (r != VS_OK) return r;
+        if (found < 0) continue;
+        gltf1_pathf(field, "%s.skin", path);
+        uint32_t s = (uint32_t)found, *roots, root_count;
         if ((r = gltf1_resolve_ids(c, &c->nodes, obj, "skeletons", path, &roots,
                                    &root_count)) != VS_OK)
             return r;
@@ -360,15 +376,11 @@ static vs_result mark_used(gltf1_ctx *c, bool *used, uint32_t *users)
 {
     *users = 0;
     for (uint32_t i = 0; i < c->nodes.count; ++i) {
-        const cJSON *obj = c->nodes.items[i];
-        const cJSON *ref = cJSON_GetObjectItemCaseSensitive(obj, "skin");
-        if (!ref) continue;
-        char path[GLTF1_PATH_SIZE], field[GLTF1_PATH_SIZE];
-        gltf1_path(path, "nodes", obj->string);
-        gltf1_pathf(field, "%s.skin", path);
-        uint32_t s;
-        vs_result r = gltf1_resolve(c, &c->skins, ref, field, &s);
+        char path[GLTF1_PATH_SIZE];
+        int32_t s;
+        vs_result r = node_skin(c, i, path, &s);
         if (r != VS_OK) return r;
+        if (s < 0) continue;
         used[s] = true;
         ++*users;
     }

@@ -97,8 +97,8 @@ vs_result gltf2_load_materials(gltf2_ctx *c)
     const cJSON *tex = cJSON_GetObjectItemCaseSensitive(c->root, "textures");
     const uint32_t textures =
         cJSON_IsArray(tex) ? (uint32_t)cJSON_GetArraySize(tex) : 0;
-    vs_material *mats = vs_priv_asset_calloc(c->asset, n, sizeof *mats,
-                                             c->error, "materials");
+    vs_material *mats =
+        vs_priv_asset_calloc(c->asset, n, sizeof *mats, c->error, "materials");
     if (!mats) return c->error ? c->error->code : VS_ERROR_LIMIT;
     cJSON_ArrayForEach(e, arr)
     {
@@ -107,22 +107,24 @@ vs_result gltf2_load_materials(gltf2_ctx *c)
         path_fmt(path, "materials[%u]", i);
         vs_material *m = &mats[i++];
         m->name = "";
-        for (int k = 0; k < 4; ++k) m->base_color[k] = 1.0f;
+        for (int k = 0; k < 4; ++k)
+            m->base_color[k] = 1.0f;
         if (!broken(e, textures, m->base_color, field, sizeof field, &why)) {
             if ((r = json_name(c, e, path, &m->name)) != VS_OK) return r;
             continue;
         }
         /* Shading only: a primitive without its material still has its
          * geometry and pose, drawn with the default material. */
-        for (int k = 0; k < 4; ++k) m->base_color[k] = 1.0f;
+        for (int k = 0; k < 4; ++k)
+            m->base_color[k] = 1.0f;
         if (!c->material_dropped &&
             !(c->material_dropped = mem_calloc(c->io.alloc, n, 1)))
             return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                              "%s: materials: out of memory", c->src);
         c->material_dropped[i - 1] = 1;
         snprintf(where, sizeof where, "%s%s", path, field);
-        if ((r = asset_warn(c->asset, c->error, where, "material dropped",
-                            "%s", why)) != VS_OK)
+        if ((r = asset_warn(c->asset, c->error, where, "material dropped", "%s",
+                            why)) != VS_OK)
             return r;
     }
     c->asset->materials = mats;

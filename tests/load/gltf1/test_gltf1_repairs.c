@@ -44,8 +44,7 @@ static uint8_t *binary(const char *json, size_t *size)
     *size = 20 + padded + sizeof tri;
     uint8_t *glb = malloc(*size);
     if (!glb) abort();
-    uint32_t header[5] = {0x46546C67u, 1, (uint32_t)*size, (uint32_t)padded,
-                          0};
+    uint32_t header[5] = {0x46546C67u, 1, (uint32_t)*size, (uint32_t)padded, 0};
     memcpy(glb, header, sizeof header);
     memset(glb + 20, ' ', padded);
     memcpy(glb + 20, json, jl);
@@ -53,8 +52,7 @@ static uint8_t *binary(const char *json, size_t *size)
     return glb;
 }
 
-static bool has_warning(const vs_asset *a, const char *object,
-                        const char *part)
+static bool has_warning(const vs_asset *a, const char *object, const char *part)
 {
     for (uint32_t i = 0; i < a->warning_count; ++i)
         if (strcmp(a->warnings[i].object, object) == 0 &&
@@ -65,16 +63,16 @@ static bool has_warning(const vs_asset *a, const char *object,
 
 /* Loads data with the warning (refused by a strict load) and checks the
  * posed triangle. */
-static void check_repaired(const uint8_t *data, size_t size,
-                           const char *object, const char *part)
+static void check_repaired(const uint8_t *data, size_t size, const char *object,
+                           const char *part)
 {
     vs_asset *a = NULL, *strict = NULL;
     vs_error err;
     vs_result r = vs_asset_load_memory(data, size, "r.glb", NULL, &a, &err);
     CHECK_MSG(r == VS_OK, "%s", err.message);
     if (!a) return;
-    CHECK_MSG(has_warning(a, object, part), "no warning %s: ...%s (%u)",
-              object, part, a->warning_count);
+    CHECK_MSG(has_warning(a, object, part), "no warning %s: ...%s (%u)", object,
+              part, a->warning_count);
     vs_load_options opt = {.strict = true};
     r = vs_asset_load_memory(data, size, "r.glb", &opt, &strict, &err);
     CHECK_MSG(r == VS_ERROR_INVALID && strstr(err.message, "strict") &&
@@ -110,7 +108,8 @@ static void body_buffer_under_another_id_is_read(void)
     glb = binary(document("\"model\":{\"byteLength\":36,\"uri\":\"data:,\"}",
                           "model", ""),
                  &size);
-    check_repaired(glb, size, "buffers[\"model\"]", "read from the binary body");
+    check_repaired(glb, size, "buffers[\"model\"]",
+                   "read from the binary body");
     free(glb);
     /* Two buffers that name no data: which one is the body is unknown. */
     glb = binary(document("\"a\":{\"byteLength\":36},\"b\":{\"byteLength\":36}",

@@ -23,17 +23,19 @@ static void build(fx_gltf *g)
     const float w[] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
     float ibm[48] = {0};
     for (int m = 0; m < 3; ++m)
-        for (int k = 0; k < 4; ++k) ibm[16 * m + 5 * k] = 1;
-    ibm[12] = -1;               /* joint 0 (node 1): T(-1, 0, 0) */
-    ibm[16 + 12] = -1;          /* joint 1 (node 2): T(-1, -2, 0) */
+        for (int k = 0; k < 4; ++k)
+            ibm[16 * m + 5 * k] = 1;
+    ibm[12] = -1;      /* joint 0 (node 1): T(-1, 0, 0) */
+    ibm[16 + 12] = -1; /* joint 1 (node 2): T(-1, -2, 0) */
     ibm[16 + 13] = -2;
-    ibm[32 + 3] = 0.5f;         /* a third, projective matrix */
+    ibm[32 + 3] = 0.5f; /* a third, projective matrix */
     const float times[] = {0, 1}, tr[] = {1, 0, 0, 1, 0, 3};
     /* 0 POSITION, 1 JOINTS_0, 2 WEIGHTS_0, 3 IBM (3 matrices) */
     fx_floats(g, rest, 3, 3, "VEC3", ",\"min\":[0,0,0],\"max\":[1,1,0]");
     fx_view_begin(g);
     const uint8_t j[] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
-    for (int i = 0; i < 12; ++i) fx_u8(&g->bin, j[i]);
+    for (int i = 0; i < 12; ++i)
+        fx_u8(&g->bin, j[i]);
     fx_accessor(g, fx_view_end(g, 0), 5121, 3, "VEC4", "");
     fx_floats(g, w, 3, 4, "VEC4", "");
     fx_floats(g, ibm, 3, 16, "MAT4", "");
@@ -114,8 +116,9 @@ static void shading_extensions_are_ignored(void)
         (parts){.extra = ",\"extensionsUsed\":[\"KHR_techniques_webgl\","
                          "\"KHR_materials_unlit\"],\"extensionsRequired\":["
                          "\"KHR_techniques_webgl\",\"KHR_materials_unlit\"]"},
-        "extensionsRequired[0]", "\"KHR_techniques_webgl\" is required: "
-                                 "shading is ignored");
+        "extensionsRequired[0]",
+        "\"KHR_techniques_webgl\" is required: "
+        "shading is ignored");
     if (a) CHECK(rc_has_warning(a, "extensionsRequired[1]", "shading"));
     vs_asset_free(a);
     /* One that may change geometry stays refused. */
@@ -124,8 +127,8 @@ static void shading_extensions_are_ignored(void)
                              "\"],\"extensionsRequired\":["
                              "\"EXT_mesh_gpu_instancing\"]"});
     vs_error err;
-    CHECK(vs_asset_load_memory(json, strlen(json), "x.gltf", NULL, &a,
-                               &err) == VS_ERROR_UNSUPPORTED);
+    CHECK(vs_asset_load_memory(json, strlen(json), "x.gltf", NULL, &a, &err) ==
+          VS_ERROR_UNSUPPORTED);
     free(json);
 }
 

@@ -35,9 +35,10 @@ static void non_unit_directions_are_normalised(void)
     fx_floats(&g, n, 3, 3, "VEC3", "");
     fx_floats(&g, t, 3, 4, "VEC4", "");
     char *json = rigid(&g, "\"POSITION\":0,\"NORMAL\":1,\"TANGENT\":2");
-    vs_asset *a = rc_load_text(json, "meshes[0].primitives[0].attributes.NORMAL",
-                               "2 of 3 vectors are not unit length (first: "
-                               "vertex 0): normalised");
+    vs_asset *a =
+        rc_load_text(json, "meshes[0].primitives[0].attributes.NORMAL",
+                     "2 of 3 vectors are not unit length (first: "
+                     "vertex 0): normalised");
     free(json);
     if (!a) return;
     CHECK(rc_has_warning(a, "meshes[0].primitives[0].attributes.TANGENT",
@@ -45,8 +46,10 @@ static void non_unit_directions_are_normalised(void)
     const vs_primitive *p = &a->meshes[0].primitives[0];
     const float wn[9] = {0, 0, 1, 0, 1, 0, 1, 0, 0};
     const float wt[12] = {1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, -1};
-    for (int i = 0; i < 9; ++i) CHECK(fabsf(p->normals[i] - wn[i]) < 1e-6f);
-    for (int i = 0; i < 12; ++i) CHECK(fabsf(p->tangents[i] - wt[i]) < 1e-6f);
+    for (int i = 0; i < 9; ++i)
+        CHECK(fabsf(p->normals[i] - wn[i]) < 1e-6f);
+    for (int i = 0; i < 12; ++i)
+        CHECK(fabsf(p->tangents[i] - wt[i]) < 1e-6f);
     rc_check_posed(a, 0, -1, 0, placed, 3);
     vs_pose *pose = NULL;
     vs_error err;
@@ -68,8 +71,9 @@ static void position_without_bounds_loads(void)
     memset(&g, 0, sizeof g);
     fx_floats(&g, tri, 3, 3, "VEC3", "");
     char *json = rigid(&g, "\"POSITION\":0");
-    vs_asset *a = rc_load_text(json, "meshes[0].primitives[0].attributes."
-                                     "POSITION",
+    vs_asset *a = rc_load_text(json,
+                               "meshes[0].primitives[0].attributes."
+                               "POSITION",
                                "accessor 0 has no min and max");
     free(json);
     if (a) rc_check_posed(a, 0, -1, 0, placed, 3);
@@ -110,7 +114,8 @@ static void joints_gap_is_refused(void)
     const float w[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
     fx_floats(&g, tri, 3, 3, "VEC3", ",\"min\":[0,0,0],\"max\":[1,1,0]");
     fx_view_begin(&g);
-    for (int i = 0; i < 12; ++i) fx_u8(&g.bin, 0);
+    for (int i = 0; i < 12; ++i)
+        fx_u8(&g.bin, 0);
     fx_accessor(&g, fx_view_end(&g, 0), 5121, 3, "VEC4", "");
     fx_floats(&g, w, 3, 4, "VEC4", "");
     char *rest = fx_format(
@@ -120,8 +125,8 @@ static void joints_gap_is_refused(void)
     char *json = fx_gltf_embedded(&g, rest);
     vs_asset *a = NULL;
     vs_error err;
-    CHECK(vs_asset_load_memory(json, strlen(json), "j.gltf", NULL, &a,
-                               &err) == VS_ERROR_INVALID);
+    CHECK(vs_asset_load_memory(json, strlen(json), "j.gltf", NULL, &a, &err) ==
+          VS_ERROR_INVALID);
     CHECK(strstr(err.message, "JOINTS_n sets must be numbered") != NULL);
     free(rest);
     free(json);
@@ -144,7 +149,8 @@ static void misaligned_accessors_read_right(void)
     fx_accessor(&g, pv, 5126, 3, "VEC3",
                 ",\"byteOffset\":2,\"min\":[0,0,0],\"max\":[1,1,0]");
     fx_view_begin(&g);
-    for (int i = 0; i < 12; ++i) fx_u8(&g.bin, 0);
+    for (int i = 0; i < 12; ++i)
+        fx_u8(&g.bin, 0);
     fx_accessor(&g, fx_view_end(&g, 0), 5121, 3, "VEC4", "");
     fx_floats(&g, w, 3, 4, "VEC4", "");
     fx_view_begin(&g);
@@ -179,9 +185,10 @@ static void unpadded_glb_chunks_are_read(void)
     fx_gltf g;
     memset(&g, 0, sizeof g);
     fx_floats(&g, tri, 3, 3, "VEC3", ",\"min\":[0,0,0],\"max\":[1,1,0]");
-    char *text = fx_gltf_json(&g, "", "\"nodes\":[{\"mesh\":0,\"translation\":"
-                                      "[0,0,1]}],\"meshes\":[{\"primitives\":"
-                                      "[{\"attributes\":{\"POSITION\":0}}]}]");
+    char *text = fx_gltf_json(&g, "",
+                              "\"nodes\":[{\"mesh\":0,\"translation\":"
+                              "[0,0,1]}],\"meshes\":[{\"primitives\":"
+                              "[{\"attributes\":{\"POSITION\":0}}]}]");
     /* A space more where the text happens to fill whole words. */
     char *json = fx_format("%s%s", text, strlen(text) % 4 ? "" : " ");
     free(text);
@@ -194,10 +201,12 @@ static void unpadded_glb_chunks_are_read(void)
     fx_u32(out, (uint32_t)total);
     fx_u32(out, (uint32_t)jl);
     fx_u32(out, 0x4E4F534A);
-    for (size_t i = 0; i < jl; ++i) fx_u8(out, (uint8_t)json[i]);
+    for (size_t i = 0; i < jl; ++i)
+        fx_u8(out, (uint8_t)json[i]);
     fx_u32(out, (uint32_t)g.bin.size);
     fx_u32(out, 0x004E4942);
-    for (size_t i = 0; i < g.bin.size; ++i) fx_u8(out, g.bin.data[i]);
+    for (size_t i = 0; i < g.bin.size; ++i)
+        fx_u8(out, g.bin.data[i]);
     CHECK(out->size == total);
     vs_asset *a = rc_load_repaired(out->data, out->size, "GLB chunk 0",
                                    "is not a multiple of 4: read as written");
