@@ -178,6 +178,10 @@ vs_result gltf2_check_root(gltf2_ctx *c);
  * weights vs morph targets, skin.skeleton vs joints (gltf2_validate.c). */
 vs_result gltf2_check_links(gltf2_ctx *c);
 
+/* Scene lists that name non-root nodes, repaired with warnings
+ * (gltf2_scene_roots.c); after the nodes are loaded. */
+vs_result gltf2_scene_roots(gltf2_ctx *c, vs_scene *scenes, uint32_t n);
+
 /* ---- objects */
 vs_result gltf2_load_nodes(gltf2_ctx *c);
 vs_result gltf2_load_scenes(gltf2_ctx *c);

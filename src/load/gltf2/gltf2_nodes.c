@@ -6,7 +6,6 @@
 
 #include "asset/asset_internal.h"
 #include "asset/warnings.h"
-#include "base/alloc.h"
 #include "base/xform.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -168,46 +167,6 @@ vs_result gltf2_load_nodes(gltf2_ctx *c)
     return VS_OK;
 }
 
-/* §3.5.1: a scene lists root nodes. A listed node that is another node's
- * child is reached through its parent already; three.js would move it to
- * the scene root (its parent's transform lost), assimp would add a second
- * copy there. The hierarchy in node.children is what the file says about
- * the node's place, so the listing is dropped and the node keeps its
- * parent. The parent table is built once, not searched per listed node. */
-static vs_result drop_non_roots(gltf2_ctx *c, const uint8_t *has_parent,
-                                const char *path, vs_scene *s)
-{
-    uint32_t *list = (uint32_t *)s->nodes, kept = 0;
-    for (uint32_t k = 0; k < s->node_count; ++k) {
-        if (!has_parent[list[k]]) {
-            list[kept++] = list[k];
-            continue;
-        }
-        char where[GLTF2_PATH];
-        path_fmt(where, "%s.nodes[%u]", path, k);
-        vs_result r = asset_warn(c->asset, c->error, where,
-                                 "listing ignored, the node stays under its "
-                                 "parent",
-                                 "node %u is not a root node", list[k]);
-        if (r != VS_OK) return r;
-    }
-    s->node_count = kept;
-    return VS_OK;
-}
-
-static uint8_t *parent_table(gltf2_ctx *c)
-{
-    const vs_asset *a = c->asset;
-    uint8_t *has_parent = mem_calloc(c->io.alloc, a->node_count ? a->node_count
-                                                                : 1,
-                                     1);
-    if (!has_parent) return NULL;
-    for (uint32_t i = 0; i < a->node_count; ++i)
-        for (uint32_t k = 0; k < a->nodes[i].child_count; ++k)
-            has_parent[a->nodes[i].children[k]] = 1;
-    return has_parent;
-}
-
 vs_result gltf2_load_scenes(gltf2_ctx *c)
 {
     const cJSON *arr;
@@ -215,10 +174,6 @@ vs_result gltf2_load_scenes(gltf2_ctx *c)
     vs_result r = json_array(c, c->root, "scenes", "", &arr, &n);
     if (r != VS_OK) return r;
     if (n) {
-        uint8_t *has_parent = parent_table(c);
-        if (!has_parent)
-            return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
-                             "%s: scenes: out of memory", c->src);
         vs_scene *scenes = vs_priv_asset_calloc(c->asset, n, sizeof *scenes, c->error,
                                         "scenes");
         if (!scenes) return c->error ? c->error->code : VS_ERROR_LIMIT;
@@ -232,12 +187,10 @@ vs_result gltf2_load_scenes(gltf2_ctx *c)
             if ((r = json_element_object(c, e, path)) != VS_OK ||
                 (r = json_name(c, e, path, &s->name)) != VS_OK ||
                 (r = node_list(c, e, "nodes", path, &s->node_count,
-                               &s->nodes)) != VS_OK ||
-                (r = drop_non_roots(c, has_parent, path, s)) != VS_OK)
-                break;
+                               &s->nodes)) != VS_OK)
+                return r;
         }
-        mem_free(c->io.alloc, has_parent);
-        if (r != VS_OK) return r;
+        if ((r = gltf2_scene_roots(c, scenes, n)) != VS_OK) return r;
         c->asset->scenes = scenes;
         c->asset->scene_count = n;
     }

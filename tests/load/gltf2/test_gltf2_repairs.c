@@ -3,7 +3,7 @@
  * known (docs/formats.md, "Refused or repaired"): each file loads with a
  * warning, a strict load refuses it, and it poses as three.js and assimp
  * pose it. Shading-only required extensions, a skin.skeleton that is no root
- * of the joints, a scene that lists a child node, empty animations,
+ * of the joints, scenes that list child nodes, empty animations,
  * KHR_animation_pointer channels, broken materials; and an inverse bind
  * accessor longer than the joint list, which is valid and loads silently. */
 #include "load/gltf2/gltf2_fixture.h"
@@ -145,18 +145,48 @@ static void skeleton_that_is_no_root_is_ignored(void)
     vs_asset_free(a);
 }
 
-/* three.js would move node 2 to the scene root (losing node 1's x = 1);
- * the hierarchy keeps it under node 1, which the rest pose proves: the
- * vertex that follows it would otherwise move by -1 in x. */
+/* Node 2 is listed and so is its parent: three.js would move it to the
+ * scene root (losing node 1's x = 1), assimp would copy it there; the
+ * hierarchy keeps it under node 1, which the rest pose proves: the vertex
+ * that follows it would otherwise move by -1 in x. */
 static void scene_listing_a_child_keeps_its_parent(void)
 {
     fx_gltf g;
     build(&g);
-    vs_asset *a = repaired(&g, (parts){.scenes = "[{\"nodes\":[0,2,1]}]"},
-                           "scenes[0].nodes[1]", "node 2 is not a root node");
+    vs_asset *a =
+        repaired(&g, (parts){.scenes = "[{\"nodes\":[0,2,1]}]"},
+                 "scenes[0].nodes[1]",
+                 "node 2 is not a root node (an ancestor is listed too)");
     if (a) {
         CHECK(a->scenes[0].node_count == 2);
         CHECK(a->nodes[2].parent == 1);
+    }
+    vs_asset_free(a);
+}
+
+/* Node 4 is listed and its parent, node 3 at y = 5, is not: three.js and
+ * assimp both show node 4 on its own, with its own transform only. */
+static void scene_listing_a_lone_child_shows_it_alone(void)
+{
+    fx_gltf g;
+    build(&g);
+    vs_asset *a = repaired(
+        &g,
+        (parts){.nodes = "[{\"mesh\":0,\"skin\":0},{\"translation\":[1,0,0],"
+                         "\"children\":[2]},{\"translation\":[0,2,0]},"
+                         "{\"translation\":[0,5,0],\"children\":[4]},"
+                         "{\"mesh\":1}]",
+                .meshes = "[{\"primitives\":[{\"attributes\":{\"POSITION\":0,"
+                          "\"JOINTS_0\":1,\"WEIGHTS_0\":2}}]},{\"primitives\":"
+                          "[{\"attributes\":{\"POSITION\":0}}]}]",
+                .scenes = "[{\"nodes\":[0,1,4]}]"},
+        "scenes[0].nodes[2]",
+        "node 4 is not a root node (child of node 3, which the scene does "
+        "not list): detached from its parent");
+    if (a) {
+        CHECK(a->scenes[0].node_count == 3 && a->nodes[4].parent == -1);
+        CHECK(a->nodes[3].child_count == 0 && a->instance_count == 2);
+        rc_check_posed(a, 4, -1, 0, rest, 3);
     }
     vs_asset_free(a);
 }
@@ -228,6 +258,7 @@ int main(void)
     RUN(shading_extensions_are_ignored);
     RUN(skeleton_that_is_no_root_is_ignored);
     RUN(scene_listing_a_child_keeps_its_parent);
+    RUN(scene_listing_a_lone_child_shows_it_alone);
     RUN(empty_animations_are_dropped);
     RUN(pointer_channels_are_ignored);
     RUN(broken_materials_are_dropped);
