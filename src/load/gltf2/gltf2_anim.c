@@ -184,14 +184,19 @@ static vs_result animation(gltf2_ctx *c, const cJSON *obj, uint32_t i,
         (r = json_array(c, obj, "channels", path, &chans, &nc)) != VS_OK ||
         (r = json_array(c, obj, "samplers", path, &smps, &ns)) != VS_OK)
         return r;
-    /* Schema: minItems 1. An animation without channels or samplers
-     * animates nothing, so dropping it loses nothing (three.js and assimp
-     * give an empty clip or none). */
-    if (nc == 0 || ns == 0) {
+    /* Schema: minItems 1. An animation without channels animates nothing,
+     * so dropping it loses nothing (three.js and assimp give an empty clip
+     * or none). Channels without samplers have no data to animate with. */
+    if (nc == 0) {
         *dropped = true;
         return asset_warn(c->asset, c->error, path, "animation dropped",
-                          "has no %s", nc == 0 ? "channels" : "samplers");
+                          "has no channels");
     }
+    if (ns == 0)
+        return set_error(c->error, VS_ERROR_INVALID,
+                         "%s: %s.samplers: its channels need samplers, and "
+                         "there are none",
+                         c->src, path);
     vs_anim_channel *ch =
         vs_priv_asset_calloc(c->asset, nc, sizeof *ch, c->error, path);
     vs_anim_sampler *sm =

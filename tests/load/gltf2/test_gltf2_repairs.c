@@ -205,6 +205,17 @@ static void empty_animations_are_dropped(void)
         CHECK(rc_has_warning(a, "animations[2]", "has no channels"));
     }
     vs_asset_free(a);
+    /* Channels without samplers have no data: refused. */
+    char *json = document(
+        &g, (parts){.animations = "[{\"channels\":[{\"sampler\":0,"
+                                  "\"target\":{\"node\":1,\"path\":"
+                                  "\"translation\"}}],\"samplers\":[]}]"});
+    vs_error err;
+    a = NULL;
+    CHECK(vs_asset_load_memory(json, strlen(json), "x.gltf", NULL, &a,
+                               &err) == VS_ERROR_INVALID);
+    CHECK(strstr(err.message, "animations[0].samplers") != NULL);
+    free(json);
 }
 
 static void pointer_channels_are_ignored(void)
