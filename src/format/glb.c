@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Binary glTF containers. GLB 2.0 (glTF 2.0 §4.4): a 12-byte header
  * (magic, version 2, total length), then chunks of (length, type, data) whose
- * lengths are multiples of 4; the first chunk is JSON, an optional BIN chunk
+ * lengths are multiples of 4 (others are read and noted); the first chunk is JSON, an optional BIN chunk
  * follows, unknown chunks are skipped. KHR_binary_glTF (glTF 1.0): a 20-byte
  * header (magic, version 1, length, contentLength, contentFormat 0 = JSON),
  * the JSON content, then the binary body. */
@@ -22,7 +22,7 @@ static uint32_t read_u32(const uint8_t *p)
 static vs_result parse_v2(const uint8_t *data, size_t length, const char *src,
                           const char **json, size_t *json_size,
                           const uint8_t **bin, size_t *bin_size,
-                          vs_error *error)
+                          glb_notes *notes, vs_error *error)
 {
     size_t pos = 12;
     bool have_json = false, have_bin = false;
@@ -39,11 +39,13 @@ static vs_result parse_v2(const uint8_t *data, size_t length, const char *src,
                              "%s: GLB chunk %u: length %u runs past the end "
                              "of the file (%zu bytes left)",
                              src, index, clen, length - pos);
-        if (clen % 4 != 0)
-            return set_error(error, VS_ERROR_PARSE,
-                             "%s: GLB chunk %u: length %u is not a multiple "
-                             "of 4",
-                             src, index, clen);
+        /* §4.4.3: chunk lengths are multiples of 4, but the length says
+         * where the next chunk starts either way (three.js and assimp read
+         * them so); the caller decides whether to warn. */
+        if (clen % 4 != 0 && notes && notes->unaligned_chunk < 0) {
+            notes->unaligned_chunk = (int)index;
+            notes->unaligned_length = clen;
+        }
         if (index == 0 && type != CHUNK_JSON)
             return set_error(error, VS_ERROR_PARSE,
                              "%s: GLB chunk 0: the first chunk must be JSON "
@@ -120,6 +122,17 @@ vs_result glb_parse(const uint8_t *data, size_t size, const char *source_name,
                     const char **json, size_t *json_size, const uint8_t **bin,
                     size_t *bin_size, uint32_t *version, vs_error *error)
 {
+    return glb_parse_noted(data, size, source_name, json, json_size, bin,
+                           bin_size, version, NULL, error);
+}
+
+vs_result glb_parse_noted(const uint8_t *data, size_t size,
+                          const char *source_name, const char **json,
+                          size_t *json_size, const uint8_t **bin,
+                          size_t *bin_size, uint32_t *version,
+                          glb_notes *notes, vs_error *error)
+{
+    if (notes) *notes = (glb_notes){.unaligned_chunk = -1};
     *json = NULL;
     *json_size = 0;
     *bin = NULL;
@@ -149,5 +162,6 @@ vs_result glb_parse(const uint8_t *data, size_t size, const char *source_name,
     if (v == 1)
         return parse_v1(data, length, src, json, json_size, bin, bin_size,
                         error);
-    return parse_v2(data, length, src, json, json_size, bin, bin_size, error);
+    return parse_v2(data, length, src, json, json_size, bin, bin_size, notes,
+                    error);
 }

@@ -54,10 +54,25 @@ vs_result gltf_load_uri(const char *source_name, const char *base_dir,
  * chunk) and KHR_binary_glTF (glTF 1.0, version 1: scene JSON + body).
  * Pointers refer into `data`. *version receives 1 or 2. A version 2 GLB
  * without a BIN chunk gives a non-NULL *bin with *bin_size 0; bytes after
- * the header's length are ignored. */
+ * the header's length are ignored. A chunk length that is not a multiple
+ * of 4 is read as written (the next chunk starts right after it). */
 vs_result glb_parse(const uint8_t *data, size_t size, const char *source_name,
                     const char **json, size_t *json_size, const uint8_t **bin,
                     size_t *bin_size, uint32_t *version, vs_error *error);
+
+/* Flaws glb_parse_noted reads past, for the loader to warn about. */
+typedef struct glb_notes {
+    int unaligned_chunk;       /* first chunk whose length is not a multiple
+                                  of 4, -1 when none */
+    uint32_t unaligned_length; /* its length */
+} glb_notes;
+
+/* glb_parse that also fills *notes (when not NULL). */
+vs_result glb_parse_noted(const uint8_t *data, size_t size,
+                          const char *source_name, const char **json,
+                          size_t *json_size, const uint8_t **bin,
+                          size_t *bin_size, uint32_t *version,
+                          glb_notes *notes, vs_error *error);
 
 /* Accessor bytes described independently of the JSON. */
 typedef struct gltf_accessor_desc {

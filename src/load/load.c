@@ -118,8 +118,18 @@ static vs_result load_any(vs_asset *asset, const uint8_t *data, size_t size,
         size_t json_size, bin_size;
         const uint8_t *bin;
         uint32_t version;
-        vs_result r = glb_parse(data, size, asset->source_name, &json,
-                                &json_size, &bin, &bin_size, &version, error);
+        glb_notes notes;
+        vs_result r = glb_parse_noted(data, size, asset->source_name, &json,
+                                      &json_size, &bin, &bin_size, &version,
+                                      &notes, error);
+        if (r == VS_OK && notes.unaligned_chunk >= 0) {
+            char where[32];
+            snprintf(where, sizeof where, "GLB chunk %d",
+                     notes.unaligned_chunk);
+            r = asset_warn(asset, error, where, "read as written",
+                           "length %u is not a multiple of 4",
+                           notes.unaligned_length);
+        }
         if (r != VS_OK) return r;
         return load_json(asset, json, json_size, bin, bin_size, (int)version,
                          base_dir, error);

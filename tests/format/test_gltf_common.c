@@ -88,6 +88,32 @@ static void put32(uint8_t *p, uint32_t v)
     for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* §4.4.3 wants chunk lengths padded to 4; exporters that do not pad still
+ * say where the next chunk starts, so the parse reads on and notes it. */
+static void glb_reads_unpadded_chunks_and_notes_them(void)
+{
+    uint8_t g[12 + 8 + 2 + 8 + 5];
+    memcpy(g, "glTF", 4);
+    put32(g + 4, 2);
+    put32(g + 8, sizeof g);
+    put32(g + 12, 2);
+    memcpy(g + 16, "JSON", 4);
+    memcpy(g + 20, "{}", 2);
+    put32(g + 22, 5);
+    memcpy(g + 26, "BIN\0", 4);
+    memcpy(g + 30, "\x01\x02\x03\x04\x05", 5);
+    const char *json;
+    size_t js, bs;
+    const uint8_t *bin;
+    uint32_t version;
+    vs_error err;
+    glb_notes notes;
+    CHECK(glb_parse_noted(g, sizeof g, "u.glb", &json, &js, &bin, &bs,
+                          &version, &notes, &err) == VS_OK);
+    CHECK(js == 2 && json[1] == '}' && bs == 5 && bin[0] == 1 && bin[4] == 5);
+    CHECK(notes.unaligned_chunk == 0 && notes.unaligned_length == 2);
+}
+
 static void glb_parses_good_and_rejects_truncated(void)
 {
     uint8_t g[12 + 8 + 4 + 8 + 8 + 8 + 4];
@@ -120,14 +146,15 @@ static void glb_parses_good_and_rejects_truncated(void)
     CHECK(glb_parse(g, n - 4, "m.glb", &json, &js, &bin, &bs, &version,
                     &err) != VS_OK);
     put32(g + 8, (uint32_t)n);
-    put32(g + 24, 6); /* unaligned BIN chunk */
-    CHECK(glb_parse(g, n, "m.glb", &json, &js, &bin, &bs, &version, &err) ==
-          VS_ERROR_PARSE);
-    CHECK(strstr(err.message, "m.glb: ") == err.message);
-    put32(g + 24, 8);
     memcpy(g + 16, "BIN\0", 4); /* JSON not first */
     CHECK(glb_parse(g, n, "m.glb", &json, &js, &bin, &bs, &version, &err) !=
           VS_OK);
+
+    put32(g + 40, 0x7FFFFFF0u); /* a chunk past the end */
+    CHECK(glb_parse(g, n, "m.glb", &json, &js, &bin, &bs, &version, &err) ==
+          VS_ERROR_PARSE);
+    CHECK(strstr(err.message, "m.glb: ") == err.message);
+    put32(g + 40, 4);
 
     /* KHR_binary_glTF (version 1). */
     uint8_t v1[20 + 4 + 4];
@@ -271,6 +298,7 @@ int main(void)
     RUN(base64_decodes_good_and_rejects_bad);
     RUN(uri_loads_data_and_refuses_escapes);
     RUN(glb_parses_good_and_rejects_truncated);
+    RUN(glb_reads_unpadded_chunks_and_notes_them);
     RUN(decodes_every_component_type);
     RUN(honours_stride_and_fit);
     RUN(pads_matrix_columns);

@@ -44,10 +44,9 @@ static const char *const must_reject[] = {
     "ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS",
     "MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH",
     /* Hierarchies that cannot be walked. */
-    "NODE_LOOP", "NODE_PARENT_OVERRIDE", "SCENE_NON_ROOT_NODE",
+    "NODE_LOOP", "NODE_PARENT_OVERRIDE",
     /* Data that would be decoded wrongly (silently wrong pose). */
-    "ACCESSOR_OFFSET_ALIGNMENT", "ACCESSOR_TOTAL_OFFSET_ALIGNMENT",
-    "ACCESSOR_MATRIX_ALIGNMENT", "ACCESSOR_NORMALIZED_INVALID",
+    "ACCESSOR_NORMALIZED_INVALID",
     "ACCESSOR_INVALID_FLOAT", "ACCESSOR_INDEX_PRIMITIVE_RESTART",
     "ACCESSOR_ANIMATION_INPUT_NEGATIVE",
     "ACCESSOR_ANIMATION_INPUT_NON_INCREASING", "ACCESSOR_INVALID_IBM",
@@ -61,7 +60,7 @@ static const char *const must_reject[] = {
     /* Containers and versions vskin cannot read. */
     "INVALID_JSON", "UNKNOWN_ASSET_MAJOR_VERSION", "GLB_INVALID_MAGIC",
     "GLB_INVALID_VERSION", "GLB_LENGTH_TOO_SMALL", "GLB_LENGTH_MISMATCH",
-    "GLB_CHUNK_LENGTH_UNALIGNED", "GLB_CHUNK_TOO_BIG",
+    "GLB_CHUNK_TOO_BIG",
     "GLB_UNEXPECTED_END_OF_CHUNK_HEADER", "GLB_UNEXPECTED_END_OF_CHUNK_DATA",
     "GLB_UNEXPECTED_END_OF_HEADER", "GLB_UNEXPECTED_FIRST_CHUNK",
     "GLB_UNEXPECTED_BIN_CHUNK", "GLB_DUPLICATE_CHUNK", "GLB_EMPTY_CHUNK",
@@ -71,7 +70,12 @@ static const char *const must_reject[] = {
  * (docs/formats.md): a load must reject the file or load it with a
  * warning, and a strict load must reject it. */
 static const char *const must_repair[] = {
-    "NODE_MATRIX_TRS", "ROTATION_NON_UNIT", NULL};
+    "NODE_MATRIX_TRS", "ROTATION_NON_UNIT", "SCENE_NON_ROOT_NODE",
+    "SKIN_SKELETON_INVALID", "ACCESSOR_OFFSET_ALIGNMENT",
+    "ACCESSOR_TOTAL_OFFSET_ALIGNMENT", "ACCESSOR_MATRIX_ALIGNMENT",
+    "GLB_CHUNK_LENGTH_UNALIGNED", "ACCESSOR_VECTOR3_NON_UNIT",
+    "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS",
+    "MESH_PRIMITIVE_INDEXED_SEMANTIC_CONTINUITY", NULL};
 
 /* Files the validator finds valid that vskin may refuse, with the reason. */
 static const struct {

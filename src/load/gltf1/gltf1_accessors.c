@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/alloc.h"
 #include "base/error.h"
 #include "load/gltf1/gltf1_internal.h"
@@ -14,13 +15,56 @@
  * body"; its uri (normally "data:,") is not read when a body exists. */
 static const char binary_buffer_id[] = "binary_glTF";
 
+/* A buffer that names no data of its own: no uri, an empty one, or the
+ * "data:," KHR_binary_glTF writes for the body. */
+static bool names_no_data(const cJSON *buf)
+{
+    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(buf, "uri");
+    return !uri || (cJSON_IsString(uri) && (strcmp(uri->valuestring, "") == 0 ||
+                                            strcmp(uri->valuestring, "data:,") ==
+                                                0));
+}
+
+/* Some binary glTF 1.0 exporters give the body's buffer another id than
+ * binary_glTF. When the file has a body, no buffer binary_glTF, and exactly
+ * one buffer that names no data, that buffer can only be the body; with
+ * two such buffers which one is the body is unknown, and both stay
+ * refused. Found once per load. */
+static int32_t body_alias(gltf1_ctx *c)
+{
+    if (c->body_alias_known) return c->body_alias;
+    c->body_alias_known = true;
+    c->body_alias = -1;
+    if (!c->bin || gltf1_dict_find(&c->buffers, binary_buffer_id) >= 0)
+        return -1;
+    for (uint32_t b = 0; b < c->buffers.count; ++b) {
+        if (!names_no_data(c->buffers.items[b])) continue;
+        if (c->body_alias >= 0) {
+            c->body_alias = -1;
+            break;
+        }
+        c->body_alias = (int32_t)b;
+    }
+    return c->body_alias;
+}
+
 static vs_result buffer_bytes(gltf1_ctx *c, uint32_t b, const uint8_t **data,
                               size_t *size)
 {
     const cJSON *buf = c->buffers.items[b];
     char path[GLTF1_PATH_SIZE];
     gltf1_path(path, "buffers", buf->string);
-    if (c->bin && strcmp(buf->string, binary_buffer_id) == 0) {
+    bool alias = body_alias(c) == (int32_t)b;
+    if (alias && !c->body_alias_warned) {
+        c->body_alias_warned = true;
+        vs_result r = asset_warn(c->asset, c->error, path,
+                                 "read from the binary body",
+                                 "names no data and the file's binary body "
+                                 "has no buffer \"%s\"",
+                                 binary_buffer_id);
+        if (r != VS_OK) return r;
+    }
+    if (c->bin && (alias || strcmp(buf->string, binary_buffer_id) == 0)) {
         *data = c->bin;
         *size = c->bin_size;
     } else {

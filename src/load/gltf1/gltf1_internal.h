@@ -55,6 +55,10 @@ typedef struct gltf1_ctx {
      * its members. */
     struct gltf1_accessor *accessor_cache;
     bool *accessor_cached;
+    /* The buffer read from the binary body although its id is not
+     * binary_glTF (gltf1_accessors.c), -1 when none; found once. */
+    int32_t body_alias;
+    bool body_alias_known, body_alias_warned;
 } gltf1_ctx;
 
 /* ---- gltf1_dict.c: id tables and JSON field helpers */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/xform.h"
@@ -284,6 +285,23 @@ static uint32_t *find_instance(uint32_t *table, uint32_t size,
     }
 }
 
+/* The file skin node i names into *s (-1 when none), its path into
+ * path[GLTF1_PATH_SIZE]. */
+static vs_result node_skin(gltf1_ctx *c, uint32_t i, char *path, int32_t *s)
+{
+    const cJSON *obj = c->nodes.items[i];
+    const cJSON *ref = cJSON_GetObjectItemCaseSensitive(obj, "skin");
+    char field[GLTF1_PATH_SIZE];
+    gltf1_path(path, "nodes", obj->string);
+    *s = -1;
+    if (!ref) return VS_OK;
+    gltf1_pathf(field, "%s.skin", path);
+    uint32_t found;
+    vs_result r = gltf1_resolve(c, &c->skins, ref, field, &found);
+    if (r == VS_OK) *s = (int32_t)found;
+    return r;
+}
+
 static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
                              vs_skin *skins, instance *inst, uint32_t *table,
                              uint32_t table_size, joint_index *x)
@@ -291,14 +309,13 @@ static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
     vs_node *nodes = (vs_node *)c->asset->nodes;
     for (uint32_t i = 0; i < c->nodes.count; ++i) {
         const cJSON *obj = c->nodes.items[i];
-        const cJSON *ref = cJSON_GetObjectItemCaseSensitive(obj, "skin");
-        if (!ref) continue;
         char path[GLTF1_PATH_SIZE], field[GLTF1_PATH_SIZE];
-        gltf1_path(path, "nodes", obj->string);
-        gltf1_pathf(field, "%s.skin", path);
-        uint32_t s, *roots, root_count;
-        vs_result r = gltf1_resolve(c, &c->skins, ref, field, &s);
+        int32_t found;
+        vs_result r = node_skin(c, i, path, &found);
         if (r != VS_OK) return r;
+        if (found < 0) continue;
+        gltf1_pathf(field, "%s.skin", path);
+        uint32_t s = (uint32_t)found, *roots, root_count;
         if ((r = gltf1_resolve_ids(c, &c->nodes, obj, "skeletons", path, &roots,
                                    &root_count)) != VS_OK)
             return r;
@@ -333,12 +350,56 @@ static vs_result instantiate(gltf1_ctx *c, const file_skin *files,
     return VS_OK;
 }
 
+/* A skin no node instantiates never reaches the pose: when it cannot be
+ * read (jointNames, bindShapeMatrix, inverse bind matrices), it is dropped
+ * with the reason as a warning instead of failing the load. Limits and
+ * memory still fail it. */
+static vs_result load_unused_skin(gltf1_ctx *c, uint32_t s, file_skin *fs)
+{
+    vs_result r = load_file_skin(c, s, fs);
+    if (r != VS_ERROR_INVALID && r != VS_ERROR_UNSUPPORTED) return r;
+    char path[GLTF1_PATH_SIZE], what[VS_ERROR_MESSAGE_SIZE];
+    gltf1_path(path, "skins", c->skins.items[s]->string);
+    /* The message reads "file: object: what"; the warning names the skin
+     * and keeps the object the reason is about. */
+    const char *m = c->error->message;
+    size_t n = strlen(c->src);
+    if (strncmp(m, c->src, n) == 0 && strncmp(m + n, ": ", 2) == 0) m += n + 2;
+    snprintf(what, sizeof what, "%s", m);
+    clear_error(c->error);
+    return asset_warn(c->asset, c->error, path, "unused skin dropped",
+                      "no node uses it and it cannot be read (%s)", what);
+}
+
+/* Marks in used[] the file skins some node's "skin" names. */
+static vs_result mark_used(gltf1_ctx *c, bool *used, uint32_t *users)
+{
+    *users = 0;
+    for (uint32_t i = 0; i < c->nodes.count; ++i) {
+        char path[GLTF1_PATH_SIZE];
+        int32_t s;
+        vs_result r = node_skin(c, i, path, &s);
+        if (r != VS_OK) return r;
+        if (s < 0) continue;
+        used[s] = true;
+        ++*users;
+    }
+    return VS_OK;
+}
+
 vs_result gltf1_load_skins(gltf1_ctx *c)
 {
     uint32_t users = 0;
-    for (uint32_t i = 0; i < c->nodes.count; ++i)
-        if (cJSON_GetObjectItemCaseSensitive(c->nodes.items[i], "skin"))
-            ++users;
+    bool *used = mem_calloc(c->io.alloc, c->skins.count ? c->skins.count : 1,
+                            sizeof *used);
+    if (!used)
+        return set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
+                         "%s: skins: out of memory", c->src);
+    vs_result r = mark_used(c, used, &users);
+    if (r != VS_OK) {
+        mem_free(c->io.alloc, used);
+        return r;
+    }
     uint32_t nf = c->skins.count, table_size = 2;
     while (table_size < 2 * (uint64_t)users) table_size *= 2;
     file_skin *files = mem_calloc(c->io.alloc, nf ? nf : 1, sizeof *files);
@@ -347,7 +408,6 @@ vs_result gltf1_load_skins(gltf1_ctx *c)
     joint_index x = {0};
     vs_skin *skins = vs_priv_asset_calloc(c->asset, users ? users : 1, sizeof *skins,
                                   c->error, "skins");
-    vs_result r = VS_OK;
     if (!files || !inst || !table) {
         r = set_error(c->error, VS_ERROR_OUT_OF_MEMORY,
                       "%s: skins: out of memory", c->src);
@@ -355,7 +415,8 @@ vs_result gltf1_load_skins(gltf1_ctx *c)
         r = c->error->code;
     } else {
         for (uint32_t s = 0; s < nf && r == VS_OK; ++s)
-            r = load_file_skin(c, s, &files[s]);
+            r = used[s] ? load_file_skin(c, s, &files[s])
+                        : load_unused_skin(c, s, &files[s]);
         c->asset->skins = skins;
         c->asset->skin_count = 0;
         if (r == VS_OK && users) r = joint_index_build(c, &x);
@@ -366,5 +427,6 @@ vs_result gltf1_load_skins(gltf1_ctx *c)
     mem_free(c->io.alloc, files);
     mem_free(c->io.alloc, inst);
     mem_free(c->io.alloc, table);
+    mem_free(c->io.alloc, used);
     return r;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/alloc.h"
 #include "base/error.h"
 #include "load/gltf2/gltf2_internal.h"
@@ -71,19 +72,26 @@ static vs_result place(gltf2_ctx *c, const cJSON *obj, const char *path,
     }
     size_t comp = gltf_component_size(d->component_type);
     /* §3.6.2.4: the accessor offset, and its offset in the buffer, are
-     * multiples of the component size. */
-    if (offset % comp != 0 || (v->buffer_offset + offset) % comp != 0)
-        return FAIL("%s: %s.byteOffset: %llu (+ bufferViews[%d].byteOffset "
-                    "%zu) is not a multiple of the component size %zu",
-                    c->src, path, (unsigned long long)offset, view,
-                    v->buffer_offset, comp);
-    /* §3.6.2.4: each matrix column starts on a 4-byte boundary of the
-     * bufferView, so a matrix accessor starts on one too (the validator,
-     * ACCESSOR_MATRIX_ALIGNMENT, measures it inside the view). */
-    if (d->is_matrix && offset % 4 != 0)
-        return FAIL("%s: %s.byteOffset: %llu is not a multiple of 4, as "
-                    "matrix columns must be",
-                    c->src, path, (unsigned long long)offset);
+     * multiples of the component size, and a matrix accessor starts on a
+     * 4-byte boundary of its bufferView (the validator,
+     * ACCESSOR_MATRIX_ALIGNMENT, measures it there). The rule serves GPUs;
+     * the decoder reads every component byte by byte, so the values are the
+     * same at any offset. */
+    size_t unit = offset % comp != 0 || (v->buffer_offset + offset) % comp
+                      ? comp
+                  : d->is_matrix && offset % 4 != 0 ? 4
+                                                     : 0;
+    if (unit) {
+        char where[GLTF2_PATH];
+        path_fmt(where, "%s.byteOffset", path);
+        vs_result w = asset_warn(c->asset, c->error, where,
+                                 "read byte by byte",
+                                 "%llu (+ bufferViews[%d].byteOffset %zu) is "
+                                 "not a multiple of %zu",
+                                 (unsigned long long)offset, view,
+                                 v->buffer_offset, unit);
+        if (w != VS_OK) return w;
+    }
     if (offset > v->size)
         return FAIL("%s: %s.byteOffset: %llu is past the end of "
                     "bufferViews[%d] (%zu bytes)",

@@ -7,6 +7,7 @@
 
 #include "asset/anim_names.h"
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -48,8 +49,16 @@ static vs_result channel(gltf2_ctx *c, const cJSON *obj, const char *path,
         return set_error(c->error, VS_ERROR_INVALID,
                          "%s: %s.path: required string is missing", c->src, tp);
     /* §3.11: a channel without target.node may be ignored (extensions such
-     * as KHR_animation_pointer target other things). */
-    if (node < 0) return VS_OK;
+     * as KHR_animation_pointer target other things). A pointer channel
+     * animates materials, lights, cameras or node properties through a JSON
+     * pointer vskin does not follow: when the file does not require the
+     * extension, a reader without it shows the rest pose of what it
+     * targets, so the channel is ignored with a warning. */
+    if (node < 0) {
+        if (strcmp(pname, "pointer") != 0) return VS_OK;
+        return asset_warn(c->asset, c->error, tp, "channel ignored",
+                          "KHR_animation_pointer targets are not supported");
+    }
     vs_anim_path p;
     if (!anim_path_parse(pname, &p))
         return set_error(c->error, VS_ERROR_INVALID,
@@ -164,7 +173,7 @@ static vs_result sampler(gltf2_ctx *c, const cJSON *obj, const char *path,
 }
 
 static vs_result animation(gltf2_ctx *c, const cJSON *obj, uint32_t i,
-                           vs_clip *clip)
+                           vs_clip *clip, bool *dropped)
 {
     char path[GLTF2_PATH], sub[GLTF2_PATH];
     path_fmt(path, "animations[%u]", i);
@@ -175,9 +184,18 @@ static vs_result animation(gltf2_ctx *c, const cJSON *obj, uint32_t i,
         (r = json_array(c, obj, "channels", path, &chans, &nc)) != VS_OK ||
         (r = json_array(c, obj, "samplers", path, &smps, &ns)) != VS_OK)
         return r;
-    if (nc == 0 || ns == 0)
+    /* Schema: minItems 1. An animation without channels animates nothing,
+     * so dropping it loses nothing (three.js and assimp give an empty clip
+     * or none). Channels without samplers have no data to animate with. */
+    if (nc == 0) {
+        *dropped = true;
+        return asset_warn(c->asset, c->error, path, "animation dropped",
+                          "has no channels");
+    }
+    if (ns == 0)
         return set_error(c->error, VS_ERROR_INVALID,
-                         "%s: %s: channels and samplers must not be empty",
+                         "%s: %s.samplers: its channels need samplers, and "
+                         "there are none",
                          c->src, path);
     vs_anim_channel *ch =
         vs_priv_asset_calloc(c->asset, nc, sizeof *ch, c->error, path);
@@ -233,12 +251,18 @@ vs_result gltf2_load_animations(gltf2_ctx *c)
     vs_clip *clips =
         vs_priv_asset_calloc(c->asset, n, sizeof *clips, c->error, "animations");
     if (!clips) return ERR(c);
+    uint32_t kept = 0;
     cJSON_ArrayForEach(e, arr)
     {
-        if ((r = animation(c, e, i, &clips[i])) != VS_OK) return r;
-        ++i;
+        bool dropped = false;
+        if ((r = animation(c, e, i++, &clips[kept], &dropped)) != VS_OK)
+            return r;
+        if (dropped)
+            clips[kept] = (vs_clip){0};
+        else
+            ++kept;
     }
     c->asset->clips = clips;
-    c->asset->clip_count = n;
+    c->asset->clip_count = kept;
     return VS_OK;
 }

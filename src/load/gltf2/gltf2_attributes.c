@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -75,16 +76,33 @@ static vs_result check_set(gltf2_ctx *c, const cJSON *attrs, const char *ap,
                         c->src, ref, index, s.count, count);
         count = s.count;
         first = false;
-        if (!strcmp(a->string, "POSITION") && !s.has_bounds)
-            return FAIL("%s: %s: accessor %u: POSITION accessors must define "
-                        "min and max",
-                        c->src, ref, index);
+        /* §3.7.2.1 wants min and max on POSITION; vskin computes the
+         * bounds it needs from the positions, so their absence loses
+         * nothing. */
+        if (!strcmp(a->string, "POSITION") && !s.has_bounds &&
+            (r = asset_warn(c->asset, c->error, ref,
+                            "bounds computed from the positions",
+                            "accessor %u has no min and max", index)) != VS_OK)
+            return r;
     }
-    for (int k = 0; base && k < 4; ++k)
-        if (max_set[k] >= 0 && (unsigned long)max_set[k] + 1 != seen[k])
-            return FAIL("%s: %s: %sn sets must be numbered 0, 1, 2... without "
-                        "gaps",
+    for (int k = 0; base && k < 4; ++k) {
+        if (max_set[k] < 0 || (unsigned long)max_set[k] + 1 == seen[k])
+            continue;
+        /* JOINTS_n/WEIGHTS_n pair up by number into each vertex's
+         * influences: a gap leaves the pairing unknown. TEXCOORD_n and
+         * COLOR_n sets only shade; each set that exists keeps its number
+         * (as in three.js and assimp). */
+        if (k >= 2)
+            return FAIL("%s: %s: %sn sets must be numbered 0, 1, 2... "
+                        "without gaps",
                         c->src, ap, indexed[k]);
+        vs_result r = asset_warn(c->asset, c->error, ap,
+                                 "the sets present are kept",
+                                 "%sn sets are not numbered 0, 1, 2... "
+                                 "without gaps",
+                                 indexed[k]);
+        if (r != VS_OK) return r;
+    }
     return VS_OK;
 }
 
@@ -151,32 +169,73 @@ static bool has_data(const gltf2_ctx *c, const cJSON *attrs, const char *name)
            s.has_source;
 }
 
+/* Scales v (n components) to unit length; false when it has no length to
+ * scale, so it names no direction and stays as it is. */
+static bool normalise(float *v, int n)
+{
+    float len = 0.0f;
+    for (int k = 0; k < n; ++k) len += v[k] * v[k];
+    len = sqrtf(len);
+    if (!(len > 1e-12f)) return false;
+    for (int k = 0; k < n; ++k) v[k] /= len;
+    return true;
+}
+
 vs_result gltf2_check_directions(gltf2_ctx *c, const cJSON *attrs,
-                                 const char *ap, const vs_primitive *p)
+                                 const char *ap, vs_primitive *p)
 {
     /* §3.7.2.1: NORMAL is unit length, TANGENT xyz unit length with w = +-1.
-     * The tolerance admits 8-bit quantized vectors (KHR_mesh_quantization). */
+     * The tolerance admits 8-bit quantized vectors (KHR_mesh_quantization).
+     * Exporters (Blender, glTF-Transform, gltfpack) write longer or shorter
+     * ones; they still name one direction, which three.js and assimp use
+     * (their shaders normalise), so those outside the tolerance are
+     * normalised, and a tangent's w becomes its sign (+1 for 0). The
+     * decoded arrays are the loader's own until the load returns. */
     const float tol = 0.02f;
-    bool normals = p->normals && has_data(c, attrs, "NORMAL");
-    bool tangents = p->tangents && has_data(c, attrs, "TANGENT");
+    float *normals = p->normals && has_data(c, attrs, "NORMAL")
+                         ? (float *)p->normals
+                         : NULL;
+    float *tangents = p->tangents && has_data(c, attrs, "TANGENT")
+                          ? (float *)p->tangents
+                          : NULL;
+    uint32_t bad_n = 0, bad_t = 0, first_n = 0, first_t = 0;
     for (uint32_t v = 0; v < p->vertex_count && (normals || tangents); ++v) {
         if (normals) {
-            const float *n = p->normals + 3 * (size_t)v;
+            float *n = normals + 3 * (size_t)v;
             float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-            if (fabsf(len - 1.0f) > tol)
-                return FAIL("%s: %s.NORMAL: vertex %u has length %g, not 1",
-                            c->src, ap, v, (double)len);
+            if (fabsf(len - 1.0f) > tol) {
+                if (!bad_n++) first_n = v;
+                normalise(n, 3);
+            }
         }
         if (tangents) {
-            const float *t = p->tangents + 4 * (size_t)v;
+            float *t = tangents + 4 * (size_t)v;
             float len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-            if (fabsf(len - 1.0f) > tol || fabsf(fabsf(t[3]) - 1.0f) > 1e-4f)
-                return FAIL("%s: %s.TANGENT: vertex %u is not a unit vector "
-                            "with w = +-1",
-                            c->src, ap, v);
+            if (fabsf(len - 1.0f) > tol || fabsf(fabsf(t[3]) - 1.0f) > 1e-4f) {
+                if (!bad_t++) first_t = v;
+                normalise(t, 3);
+                t[3] = t[3] < 0.0f ? -1.0f : 1.0f;
+            }
         }
     }
-    return VS_OK;
+    char where[GLTF2_PATH];
+    vs_result r = VS_OK;
+    if (bad_n) {
+        path_fmt(where, "%s.NORMAL", ap);
+        r = asset_warn(c->asset, c->error, where, "normalised",
+                       "%u of %u vectors are not unit length (first: vertex "
+                       "%u)",
+                       bad_n, p->vertex_count, first_n);
+    }
+    if (r == VS_OK && bad_t) {
+        path_fmt(where, "%s.TANGENT", ap);
+        r = asset_warn(c->asset, c->error, where,
+                       "normalised, w set to its sign",
+                       "%u of %u vectors are not unit length with w = +-1 "
+                       "(first: vertex %u)",
+                       bad_t, p->vertex_count, first_t);
+    }
+    return r;
 }
 
 vs_result gltf2_empty_targets(gltf2_ctx *c, const cJSON *prim,

@@ -53,6 +53,8 @@ typedef struct gltf2_ctx {
     uint32_t skin_count;   /* root "skins" array size (before loading) */
     uint32_t camera_count; /* root "cameras" array size */
     bool quantization;     /* KHR_mesh_quantization is required */
+    /* Per material: 1 when it was dropped as broken; NULL when none was. */
+    uint8_t *material_dropped;
     /* Per-node marks for duplicate checks (gltf2_marks.c). */
     uint32_t *mark_stamp;
     uint8_t *mark_bits;
@@ -162,9 +164,10 @@ bool gltf2_accessor_info(const gltf2_ctx *c, int32_t index,
 vs_result gltf2_check_attributes(gltf2_ctx *c, const cJSON *prim,
                                  const cJSON *attrs, const char *path);
 /* NORMAL/TANGENT unit length and tangent sign of a decoded primitive
- * (attrs: its attributes object; zero-filled accessors are not checked). */
+ * (attrs: its attributes object; zero-filled accessors are not checked):
+ * those off are normalised in place, with a warning. */
 vs_result gltf2_check_directions(gltf2_ctx *c, const cJSON *attrs,
-                                 const char *ap, const vs_primitive *p);
+                                 const char *ap, vs_primitive *p);
 /* A primitive without POSITION: its targets, all empty. */
 vs_result gltf2_empty_targets(gltf2_ctx *c, const cJSON *prim,
                               const char *path, vs_primitive *p);
@@ -174,6 +177,10 @@ vs_result gltf2_check_root(gltf2_ctx *c);
 /* Checks that need the finished hierarchy (after vs_priv_asset_finalize): node
  * weights vs morph targets, skin.skeleton vs joints (gltf2_validate.c). */
 vs_result gltf2_check_links(gltf2_ctx *c);
+
+/* Scene lists that name non-root nodes, repaired with warnings
+ * (gltf2_scene_roots.c); after the nodes are loaded. */
+vs_result gltf2_scene_roots(gltf2_ctx *c, vs_scene *scenes, uint32_t n);
 
 /* ---- objects */
 vs_result gltf2_load_nodes(gltf2_ctx *c);

@@ -7,26 +7,44 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/alloc.h"
 #include "base/error.h"
 #include "load/loaders.h"
 #include "load/gltf2/gltf2_internal.h"
 
-/* Extensions vskin can honour when required: they change neither geometry
- * nor skinning (or, for KHR_mesh_quantization, only the component types the
- * accessor code accepts anyway). Compression (KHR_draco_mesh_compression,
- * EXT_meshopt_compression) is not among them. */
-static const char *const supported_required[] = {
-    "KHR_mesh_quantization",  "KHR_texture_transform", "KHR_texture_basisu",
-    "EXT_texture_webp",       "EXT_texture_avif",      "KHR_lights_punctual",
-    "KHR_materials_variants", "KHR_xmp_json_ld",       NULL};
+/* Extensions vskin honours when required: KHR_mesh_quantization widens the
+ * component types the accessor code accepts; KHR_xmp_json_ld is metadata.
+ * Neither changes what vskin outputs. */
+static const char *const supported_required[] = {"KHR_mesh_quantization",
+                                                 "KHR_xmp_json_ld", NULL};
+
+/* Required extensions that change only how a surface is shaded or lit:
+ * vskin loads the file and ignores them (a renderer would draw it
+ * differently, the pose is the same). Any other unknown required extension
+ * may change geometry, skinning or animation (compression, instancing,
+ * animation pointers) and is refused. */
+static const char *const shading_prefixes[] = {"KHR_materials_", "KHR_texture_",
+                                               "EXT_texture_", NULL};
+static const char *const shading_required[] = {
+    "KHR_techniques_webgl", "KHR_lights_punctual", "EXT_lights_image_based",
+    "MSFT_texture_dds", NULL};
 
 static bool supported(const char *name)
 {
-    /* KHR_materials_*: shading only. */
-    if (strncmp(name, "KHR_materials_", 14) == 0) return true;
     for (int i = 0; supported_required[i]; ++i)
         if (strcmp(name, supported_required[i]) == 0) return true;
+    return false;
+}
+
+static bool shading_only(const char *name)
+{
+    for (int i = 0; shading_prefixes[i]; ++i)
+        if (strncmp(name, shading_prefixes[i], strlen(shading_prefixes[i])) ==
+            0)
+            return true;
+    for (int i = 0; shading_required[i]; ++i)
+        if (strcmp(name, shading_required[i]) == 0) return true;
     return false;
 }
 
@@ -90,7 +108,15 @@ static vs_result check_required(gltf2_ctx *c, const cJSON *req,
                              "%s: extensionsRequired[%u]: \"%s\" is not in "
                              "extensionsUsed",
                              c->src, i, e->valuestring);
-        if (!supported(e->valuestring))
+        if (shading_only(e->valuestring)) {
+            char where[GLTF2_PATH];
+            path_fmt(where, "extensionsRequired[%u]", i);
+            vs_result r = asset_warn(c->asset, c->error, where,
+                                     "shading is ignored",
+                                     "extension \"%s\" is required",
+                                     e->valuestring);
+            if (r != VS_OK) return r;
+        } else if (!supported(e->valuestring))
             return set_error(c->error, VS_ERROR_UNSUPPORTED,
                              "%s: extensionsRequired[%u]: extension \"%s\" is "
                              "not supported",

@@ -50,7 +50,9 @@ void gltf2_ctx_free(gltf2_ctx *c)
     mem_free(c->io.alloc, c->mark_bits);
     mem_free(c->io.alloc, c->accessor_items);
     mem_free(c->io.alloc, c->parsed);
+    mem_free(c->io.alloc, c->material_dropped);
     c->parsed = NULL;
+    c->material_dropped = NULL;
     c->mark_stamp = NULL;
     c->mark_bits = NULL;
     c->accessor_items = NULL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* glTF 2.0 meshes (§3.7.2): primitives with their attributes decoded to the
  * plain arrays of vs_primitive, skinning sets packed 4 per JOINTS_n/WEIGHTS_n
- * (§3.7.3.1), morph targets (§3.7.2.2), and materials' baseColorFactor. The
+ * (§3.7.3.1), morph targets (§3.7.2.2). The
  * component types allowed are the core ones plus KHR_mesh_quantization's. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,6 +247,11 @@ static vs_result primitive(gltf2_ctx *c, const cJSON *obj, const char *path,
                          "%s: %s.mode: %llu is not a primitive mode (0..6)",
                          c->src, path, (unsigned long long)mode);
     p->mode = (vs_primitive_mode)mode;
+    /* A material gltf2_load_materials dropped leaves the primitive without
+     * one (the default material), as a reader that cannot use it would. */
+    if (p->material >= 0 && c->material_dropped &&
+        c->material_dropped[p->material])
+        p->material = -1;
     path_fmt(ap, "%s.attributes", path);
     if (!attrs)
         return set_error(c->error, VS_ERROR_INVALID,
@@ -356,36 +361,5 @@ vs_result gltf2_load_meshes(gltf2_ctx *c)
     }
     c->asset->meshes = meshes;
     c->asset->mesh_count = n;
-    return VS_OK;
-}
-
-vs_result gltf2_load_materials(gltf2_ctx *c)
-{
-    const cJSON *arr, *e;
-    uint32_t n, i = 0;
-    vs_result r = json_array(c, c->root, "materials", "", &arr, &n);
-    if (r != VS_OK || n == 0) return r;
-    vs_material *mats = vs_priv_asset_calloc(c->asset, n, sizeof *mats, c->error,
-                                     "materials");
-    if (!mats) return ERR(c);
-    cJSON_ArrayForEach(e, arr)
-    {
-        char path[GLTF2_PATH];
-        const cJSON *pbr;
-        path_fmt(path, "materials[%u]", i);
-        vs_material *m = &mats[i++];
-        for (int k = 0; k < 4; ++k) m->base_color[k] = 1.0f;
-        if ((r = json_element_object(c, e, path)) != VS_OK ||
-            (r = json_name(c, e, path, &m->name)) != VS_OK ||
-            (r = json_object(c, e, "pbrMetallicRoughness", path, &pbr)))
-            return r;
-        char pp[GLTF2_PATH];
-        path_fmt(pp, "%s.pbrMetallicRoughness", path);
-        if (pbr && (r = json_floats(c, pbr, "baseColorFactor", pp,
-                                    m->base_color, 4, NULL)) != VS_OK)
-            return r;
-    }
-    c->asset->materials = mats;
-    c->asset->material_count = n;
     return VS_OK;
 }

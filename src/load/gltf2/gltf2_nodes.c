@@ -190,6 +190,7 @@ vs_result gltf2_load_scenes(gltf2_ctx *c)
                                &s->nodes)) != VS_OK)
                 return r;
         }
+        if ((r = gltf2_scene_roots(c, scenes, n)) != VS_OK) return r;
         c->asset->scenes = scenes;
         c->asset->scene_count = n;
     }

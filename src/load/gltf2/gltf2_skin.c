@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* glTF 2.0 skins (§3.7.3): joints are node indices (unique), the inverse
- * bind matrices a MAT4 float accessor with one matrix per joint, identity
+ * bind matrices a MAT4 float accessor with a matrix per joint, identity
  * when absent; glTF 2.0 has no bind shape matrix, so it is identity. */
 #include <math.h>
 
@@ -56,10 +56,12 @@ static vs_result skin(gltf2_ctx *c, const cJSON *obj, uint32_t i, vs_skin *s)
     xform_identity(s->bind_shape_matrix);
     path_fmt(where, "%s.inverseBindMatrices", path);
     gltf2_accessor_summary info = {0};
-    /* §3.7.3.1: one matrix per joint (the validator wants equality). The
-     * count is checked from the JSON first, so that a huge accessor is
+    /* §5.26 skin.inverseBindMatrices: the accessor has at least as many
+     * elements as there are joints; joint j uses matrix j, the rest are
+     * unused (the validator wants equality, the specification does not).
+     * The count is checked from the JSON first, so that a short accessor is
      * refused before it is decoded. */
-    if (ibm >= 0 && gltf2_accessor_info(c, ibm, &info) && info.count != n)
+    if (ibm >= 0 && gltf2_accessor_info(c, ibm, &info) && info.count < n)
         return set_error(c->error, VS_ERROR_INVALID,
                          "%s: %s: accessor %d has %u elements but the skin "
                          "has %u joints",
@@ -68,7 +70,6 @@ static vs_result skin(gltf2_ctx *c, const cJSON *obj, uint32_t i, vs_skin *s)
         float *m;
         uint32_t count;
         gltf2_expect e = expect_ibm;
-        e.count = n;
         if ((r = gltf2_accessor_floats(c, ibm, where, &e, &m, &count,
                                        NULL)) != VS_OK)
             return r;

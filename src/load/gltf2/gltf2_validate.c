@@ -9,6 +9,7 @@
 
 #include "asset/asset_internal.h"
 #include "asset/subtree_runs.h"
+#include "asset/warnings.h"
 #include "base/alloc.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -120,17 +121,26 @@ static vs_result check_skeletons(gltf2_ctx *c)
     else
         asset_subtree_runs(a, pre, size, next);
     for (uint32_t s = 0; r == VS_OK && s < a->skin_count; ++s) {
-        const vs_skin *skin = &a->skins[s];
+        /* The loader owns the skins until the load returns. */
+        vs_skin *skin = (vs_skin *)&a->skins[s];
         if (skin->skeleton < 0) continue;
         const uint32_t root = (uint32_t)skin->skeleton;
         /* §5.26 skin.skeleton: "the node used as a skeleton root", so it is
          * an ancestor of (or one of) every joint. Joints without any common
-         * root are allowed: world-space skinning does not need one. */
+         * root are allowed: world-space skinning does not need one. The
+         * skeleton never enters the glTF 2.0 skinning equation (joint
+         * world matrices times inverse binds), so one that is no root of
+         * the joints is dropped and the pose is what three.js and assimp
+         * give. */
         for (uint32_t j = 0; j < skin->joint_count; ++j) {
             if (!asset_subtree_contains(pre, size, root, skin->joints[j])) {
-                r = FAIL("%s: skins[%u].skeleton: node %d is not an "
-                         "ancestor of joint %u (node %u)",
-                         c->src, s, skin->skeleton, j, skin->joints[j]);
+                char where[GLTF2_PATH];
+                path_fmt(where, "skins[%u].skeleton", s);
+                r = asset_warn(c->asset, c->error, where, "skeleton ignored",
+                               "node %d is not an ancestor of joint %u "
+                               "(node %u)",
+                               skin->skeleton, j, skin->joints[j]);
+                skin->skeleton = -1;
                 break;
             }
         }
