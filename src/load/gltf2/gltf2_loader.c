@@ -14,12 +14,16 @@
 
 /* Extensions vskin can honour when required: they change neither geometry
  * nor skinning (or, for KHR_mesh_quantization, only the component types the
- * accessor code accepts anyway). Compression (KHR_draco_mesh_compression,
- * EXT_meshopt_compression) is not among them. */
+ * accessor code accepts anyway), or vskin decodes them: the compression
+ * extensions (gltf2_draco.c, gltf2_meshopt.c), which a build without their
+ * decoder refuses where a primitive or bufferView uses them, naming it. */
 static const char *const supported_required[] = {
-    "KHR_mesh_quantization",  "KHR_texture_transform", "KHR_texture_basisu",
-    "EXT_texture_webp",       "EXT_texture_avif",      "KHR_lights_punctual",
-    "KHR_materials_variants", "KHR_xmp_json_ld",       NULL};
+    "KHR_mesh_quantization",      "KHR_texture_transform",
+    "KHR_texture_basisu",         "EXT_texture_webp",
+    "EXT_texture_avif",           "KHR_lights_punctual",
+    "KHR_materials_variants",     "KHR_xmp_json_ld",
+    "KHR_draco_mesh_compression", "EXT_meshopt_compression",
+    NULL};
 
 static bool supported(const char *name)
 {
@@ -71,6 +75,9 @@ static vs_result check_extensions(gltf2_ctx *c)
      * and morph deltas; its spec requires it in extensionsRequired, so data
      * that needs it without that promise is refused by the accessor checks. */
     c->quantization = listed(req, "KHR_mesh_quantization");
+    /* Required compression has no uncompressed fallback to read instead. */
+    c->draco_required = listed(req, "KHR_draco_mesh_compression");
+    c->meshopt_required = listed(req, "EXT_meshopt_compression");
     return VS_OK;
 }
 
