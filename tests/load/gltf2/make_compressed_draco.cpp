@@ -89,7 +89,7 @@ int main(int argc, char **argv)
         ",\"WEIGHTS_0\":" + std::to_string(wgt) + "}}}";
     char *text = strip_gltf(data.c_str(), ext.c_str(),
                             "\"KHR_draco_mesh_compression\"",
-                            "\"KHR_draco_mesh_compression\"");
+                            "\"KHR_draco_mesh_compression\"", "");
     std::string path = std::string(argv[1]) + "/skinned_draco.gltf";
     const int r = strip_write(path.c_str(), text);
     std::free(text);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Writes tests/data/compressed/skinned_plain.gltf and
- * skinned_meshopt.gltf: the skinned strip (skinned_strip.h) uncompressed,
- * and with every bufferView EXT_meshopt_compression-encoded (the vertex
- * codec with the OCTAHEDRAL filter on byte normals and EXPONENTIAL on
- * weights and matrices, the TRIANGLES index codec) over a fallback buffer
- * without data. The filters are lossless on these values, so both forms
- * pose alike. Usage: make_compressed_meshopt OUTPUT_DIR */
+ * skinned_meshopt.gltf: the skinned strip (skinned_strip.h) and its clip
+ * uncompressed, and with every bufferView EXT_meshopt_compression-encoded
+ * (the vertex codec with the OCTAHEDRAL filter on byte normals, EXPONENTIAL
+ * on weights and matrices, QUATERNION on the clip's rotations, the
+ * TRIANGLES index codec) over a fallback buffer without data. The filters
+ * are lossless on these values, and the plain clip holds the rotations the
+ * QUATERNION filter decodes to, so both forms pose alike. Usage:
+ * make_compressed_meshopt OUTPUT_DIR */
 #include <meshoptimizer.h>
 
 #include "load/gltf2/skinned_strip.h"
@@ -34,25 +36,39 @@ static char *path_in(const char *dir, const char *name)
     return s;
 }
 
+/* The clip's rotations: QUATERNION-encoded, and as that decodes. */
+static int16_t rotations_encoded[8], rotations[8];
+
+static void make_rotations(void)
+{
+    meshopt_encodeFilterQuat(rotations_encoded, 2, 8, 16,
+                             strip_key_rotations);
+    memcpy(rotations, rotations_encoded, sizeof rotations);
+    meshopt_decodeFilterQuat(rotations, 2, 8);
+}
+
 static int write_plain(const char *dir)
 {
     bytes b = {{0}, 0};
-    size_t at[6], len[6] = {sizeof strip_positions, sizeof strip_normals,
+    size_t at[8], len[8] = {sizeof strip_positions, sizeof strip_normals,
                             sizeof strip_joints, sizeof strip_weights,
-                            sizeof strip_indices, sizeof strip_ibms};
+                            sizeof strip_indices, sizeof strip_ibms,
+                            sizeof strip_key_times, sizeof rotations};
     at[0] = put(&b, strip_positions, len[0]);
     at[1] = put(&b, strip_normals, len[1]);
     at[2] = put(&b, strip_joints, len[2]);
     at[3] = put(&b, strip_weights, len[3]);
     at[4] = put(&b, strip_indices, len[4]);
     at[5] = put(&b, strip_ibms, len[5]);
+    at[6] = put(&b, strip_key_times, len[6]);
+    at[7] = put(&b, rotations, len[7]);
     char *uri = strip_data_uri(b.data, b.size);
     char data[8192];
     size_t n = (size_t)snprintf(data, sizeof data,
                                 "\"buffers\":[{\"byteLength\":%zu,\"uri\":\"%s\"}],"
                                 "\"bufferViews\":[",
                                 b.size, uri);
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < 8; ++i)
         n += (size_t)snprintf(data + n, sizeof data - n,
                               "%s{\"buffer\":0,\"byteOffset\":%zu,"
                               "\"byteLength\":%zu}",
@@ -60,8 +76,8 @@ static int write_plain(const char *dir)
     n += (size_t)snprintf(data + n, sizeof data - n, "],\"accessors\":[");
     static const int views[6] = {0, 1, 2, 3, 4, 5};
     if (strip_accessors(data + n, sizeof data - n, views, 0) != 0) abort();
-    strcat(data, "]");
-    char *text = strip_gltf(data, "", "", "");
+    strcat(data, "," STRIP_ANIMATION_ACCESSORS "]");
+    char *text = strip_gltf(data, "", "", "", STRIP_ANIMATION);
     char *path = path_in(dir, "skinned_plain.gltf");
     int r = strip_write(path, text);
     free(uri);
@@ -94,7 +110,7 @@ static void encode_vertices(bytes *out, view *v, const void *data,
 static int write_meshopt(const char *dir)
 {
     bytes b = {{0}, 0};
-    view v[6];
+    view v[8];
     memset(v, 0, sizeof v);
     encode_vertices(&b, &v[0], strip_positions, STRIP_VERTICES, 12);
     /* NORMAL: octahedral bytes, x y z w with z restored by the filter. */
@@ -125,8 +141,11 @@ static int write_meshopt(const char *dir)
     meshopt_encodeFilterExp(m, 2, 64, 24, strip_ibms);
     v[5].filter = "EXPONENTIAL";
     encode_vertices(&b, &v[5], m, 2, 64);
+    encode_vertices(&b, &v[6], strip_key_times, 2, 4);
+    v[7].filter = "QUATERNION";
+    encode_vertices(&b, &v[7], rotations_encoded, 2, 8);
     size_t fallback = 0;
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < 8; ++i) {
         v[i].fallback_at = fallback;
         fallback += (v[i].length + 3) & ~(size_t)3;
     }
@@ -138,9 +157,9 @@ static int write_meshopt(const char *dir)
         "{\"byteLength\":%zu,\"extensions\":{\"EXT_meshopt_compression\":"
         "{\"fallback\":true}}}],\"bufferViews\":[",
         b.size, uri, fallback);
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < 8; ++i) {
         char stride[32] = "";
-        if (i != 4 && i != 5)
+        if (i < 4)
             snprintf(stride, sizeof stride, "\"byteStride\":%zu,",
                      v[i].stride);
         k += (size_t)snprintf(
@@ -155,10 +174,11 @@ static int write_meshopt(const char *dir)
     k += (size_t)snprintf(data + k, sizeof data - k, "],\"accessors\":[");
     static const int views[6] = {0, 1, 2, 3, 4, 5};
     if (strip_accessors(data + k, sizeof data - k, views, 1) != 0) abort();
-    strcat(data, "]");
+    strcat(data, "," STRIP_ANIMATION_ACCESSORS "]");
     char *text = strip_gltf(
         data, "", "\"EXT_meshopt_compression\",\"KHR_mesh_quantization\"",
-        "\"EXT_meshopt_compression\",\"KHR_mesh_quantization\"");
+        "\"EXT_meshopt_compression\",\"KHR_mesh_quantization\"",
+        STRIP_ANIMATION);
     char *path = path_in(dir, "skinned_meshopt.gltf");
     int r = strip_write(path, text);
     free(uri);
@@ -173,6 +193,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s OUTPUT_DIR\n", argv[0]);
         return 2;
     }
+    make_rotations();
     if (write_plain(argv[1]) != 0 || write_meshopt(argv[1]) != 0) {
         fprintf(stderr, "%s: cannot write to %s\n", argv[0], argv[1]);
         return 1;

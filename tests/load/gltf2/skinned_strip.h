@@ -62,12 +62,29 @@ static inline int strip_accessors(char *out, size_t cap, const int view_of[6],
     return n < cap ? 0 : -1;
 }
 
+/* A clip for forms with accessors 6 (key times) and 7 (rotations of joint
+ * 1 as normalized shorts, which meshopt's QUATERNION filter yields). */
+static const float strip_key_times[2] = {0.0f, 1.0f};
+static const float strip_key_rotations[8] = {0, 0, 0, 1,
+                                             0, 0, 0.5f, 0.8660254f};
+#define STRIP_ANIMATION_ACCESSORS                                              \
+    "{\"bufferView\":6,\"componentType\":5126,\"count\":2,"                  \
+    "\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"                          \
+    "{\"bufferView\":7,\"componentType\":5122,\"normalized\":true,"          \
+    "\"count\":2,\"type\":\"VEC4\"}"
+#define STRIP_ANIMATION                                                        \
+    "\"animations\":[{\"samplers\":[{\"input\":6,\"output\":7}],"              \
+    "\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,"                    \
+    "\"path\":\"rotation\"}}]}],"
+
 /* The whole glTF around the data: buffers, bufferViews and accessors
  * (JSON members without braces), the primitive's extensions (JSON object or
- * ""), the extensions used and required (JSON array elements or ""). Node 2
- * (joint 1) turns 30 degrees about z, so the strip bends. */
+ * ""), the extensions used and required (JSON array elements or ""), and
+ * STRIP_ANIMATION or "". Node 2 (joint 1) turns 30 degrees about z, so
+ * the strip bends. */
 static inline char *strip_gltf(const char *data, const char *prim_ext,
-                               const char *used, const char *required)
+                               const char *used, const char *required,
+                               const char *animations)
 {
     const char *fmt =
         "{\"asset\":{\"version\":\"2.0\",\"generator\":\"vskin tests\"},"
@@ -79,16 +96,17 @@ static inline char *strip_gltf(const char *data, const char *prim_ext,
         "\"nodes\":[{\"mesh\":0,\"skin\":0},{\"children\":[2]},"
         "{\"translation\":[0,1.5,0],"
         "\"rotation\":[0,0,0.25881904510252074,0.9659258262890683]}],"
-        "\"scenes\":[{\"nodes\":[0,1]}],\"scene\":0}\n";
+        "%s\"scenes\":[{\"nodes\":[0,1]}],\"scene\":0}\n";
     int u = used && *used, q = required && *required, e = prim_ext && *prim_ext;
     size_t cap = strlen(fmt) + strlen(data) + (e ? strlen(prim_ext) : 0) +
-                 (u ? strlen(used) : 0) + (q ? strlen(required) : 0) + 128;
+                 (u ? strlen(used) : 0) + (q ? strlen(required) : 0) +
+                 strlen(animations) + 128;
     char *s = (char *)malloc(cap);
     if (!s) abort();
     snprintf(s, cap, fmt, u ? "\"extensionsUsed\":[" : "", u ? used : "",
              u ? "]," : "", q ? "\"extensionsRequired\":[" : "",
              q ? required : "", q ? "]," : "", data,
-             e ? ",\"extensions\":" : "", e ? prim_ext : "");
+             e ? ",\"extensions\":" : "", e ? prim_ext : "", animations);
     return s;
 }
 
