@@ -20,6 +20,10 @@
 #endif
 
 #define EXT "KHR_draco_mesh_compression"
+/* Entries of the attributes map: far more than any mesh has, and few
+ * enough that matching each against the primitive's attributes and the
+ * others stays linear in the file. */
+#define MAX_ATTRIBUTES 256
 #define FAIL(...) set_error(c->error, VS_ERROR_INVALID, __VA_ARGS__)
 
 void gltf2_draco_end(gltf2_ctx *c)
@@ -259,6 +263,15 @@ vs_result gltf2_draco_begin(gltf2_ctx *c, const cJSON *prim,
     path_fmt(xp, "%s.extensions", path);
     path_fmt(ep, "%s." EXT, xp);
     if ((r = json_object(c, exts, EXT, xp, &ext)) != VS_OK || !ext) return r;
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(ext, "attributes"), *e;
+    if (!cJSON_IsObject(map)) map = NULL; /* decode() says what is wrong */
+    uint32_t n = 0;
+    cJSON_ArrayForEach(e, map) ++n;
+    if (n > MAX_ATTRIBUTES)
+        return set_error(c->error, VS_ERROR_UNSUPPORTED,
+                         "%s: %s.attributes: %u attributes, more than the %d "
+                         "vskin decodes",
+                         c->src, ep, n, MAX_ATTRIBUTES);
 #ifdef VSKIN_WITH_DRACO
     /* Draco's meshes are triangle lists; its point clouds are not read. */
     if (mode != VS_MODE_TRIANGLES)
@@ -275,7 +288,6 @@ vs_result gltf2_draco_begin(gltf2_ctx *c, const cJSON *prim,
     bool fallback = !c->draco_required &&
                     has_fallback(c, cJSON_GetObjectItemCaseSensitive(
                                         prim, "indices"));
-    const cJSON *map = cJSON_GetObjectItemCaseSensitive(ext, "attributes"), *e;
     cJSON_ArrayForEach(e, map)
     {
         fallback = fallback &&

@@ -219,6 +219,25 @@ static void optional_draco_falls_back_only_without_decoder(void)
         expect_edit("skinned_plain.gltf", "\"indices\":4", ext, VS_OK, "");
 }
 
+/* A map longer than any mesh's attributes is refused before its names are
+ * matched, with or without the decoder. */
+static void oversized_draco_map_is_refused(void)
+{
+    char ext[8192];
+    size_t n = (size_t)snprintf(ext, sizeof ext,
+                                "\"indices\":4,\"extensions\":{"
+                                "\"KHR_draco_mesh_compression\":{"
+                                "\"bufferView\":0,\"attributes\":{");
+    for (int i = 0; i < 257; ++i)
+        n += (size_t)snprintf(ext + n, sizeof ext - n, "%s\"_A%d\":%d",
+                              i ? "," : "", i, i);
+    snprintf(ext + n, sizeof ext - n, "}}}");
+    expect_edit("skinned_plain.gltf", "\"indices\":4", ext,
+                VS_ERROR_UNSUPPORTED,
+                "KHR_draco_mesh_compression.attributes: 257 attributes, more "
+                "than the 256 vskin decodes");
+}
+
 static void inconsistent_draco_is_refused(void)
 {
     if (!HAVE_DRACO) return;
@@ -328,6 +347,7 @@ int main(void)
     RUN(draco_form_poses_as_the_plain_one);
     RUN(meshopt_form_poses_as_the_plain_one);
     RUN(optional_draco_falls_back_only_without_decoder);
+    RUN(oversized_draco_map_is_refused);
     RUN(inconsistent_draco_is_refused);
     RUN(inconsistent_meshopt_is_refused);
     RUN(corrupt_payloads_never_crash);
