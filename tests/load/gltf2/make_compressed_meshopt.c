@@ -27,13 +27,19 @@ static size_t put(bytes *b, const void *p, size_t n)
     return at;
 }
 
-static char *path_in(const char *dir, const char *name)
+/* Writes text to dir/name and frees it and the data: URI it holds. */
+static int write_form(const char *dir, const char *name, char *text,
+                      char *uri)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
-    char *s = (char *)malloc(n);
-    if (!s) abort();
-    snprintf(s, n, "%s/%s", dir, name);
-    return s;
+    char *path = (char *)malloc(n);
+    if (!path) abort();
+    snprintf(path, n, "%s/%s", dir, name);
+    int r = strip_write(path, text);
+    free(uri);
+    free(text);
+    free(path);
+    return r;
 }
 
 /* The clip's rotations: QUATERNION-encoded, and as that decodes. */
@@ -77,13 +83,8 @@ static int write_plain(const char *dir)
     static const int views[6] = {0, 1, 2, 3, 4, 5};
     if (strip_accessors(data + n, sizeof data - n, views, 0) != 0) abort();
     strcat(data, "," STRIP_ANIMATION_ACCESSORS "]");
-    char *text = strip_gltf(data, "", "", "", STRIP_ANIMATION);
-    char *path = path_in(dir, "skinned_plain.gltf");
-    int r = strip_write(path, text);
-    free(uri);
-    free(text);
-    free(path);
-    return r;
+    return write_form(dir, "skinned_plain.gltf",
+                      strip_gltf(data, "", "", "", STRIP_ANIMATION), uri);
 }
 
 /* One view: the vertex codec over count elements of stride bytes. */
@@ -175,16 +176,9 @@ static int write_meshopt(const char *dir)
     static const int views[6] = {0, 1, 2, 3, 4, 5};
     if (strip_accessors(data + k, sizeof data - k, views, 1) != 0) abort();
     strcat(data, "," STRIP_ANIMATION_ACCESSORS "]");
-    char *text = strip_gltf(
-        data, "", "\"EXT_meshopt_compression\",\"KHR_mesh_quantization\"",
-        "\"EXT_meshopt_compression\",\"KHR_mesh_quantization\"",
-        STRIP_ANIMATION);
-    char *path = path_in(dir, "skinned_meshopt.gltf");
-    int r = strip_write(path, text);
-    free(uri);
-    free(text);
-    free(path);
-    return r;
+    const char *ext = "\"EXT_meshopt_compression\",\"KHR_mesh_quantization\"";
+    return write_form(dir, "skinned_meshopt.gltf",
+                      strip_gltf(data, "", ext, ext, STRIP_ANIMATION), uri);
 }
 
 int main(int argc, char **argv)

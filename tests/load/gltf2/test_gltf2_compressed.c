@@ -135,49 +135,42 @@ static vs_asset *load_plain(void)
     return a;
 }
 
-static void draco_form_poses_as_the_plain_one(void)
+/* A compressed form loads and poses as the plain one where the build has
+ * its decoder (`clip`: it has the clip too), and is refused with
+ * `refusal` where it has not. */
+static void check_form(const char *name, bool have, bool clip,
+                       const char *refusal)
 {
     vs_asset *plain = load_plain();
-    char *text = read_form("skinned_draco.gltf");
+    char *text = read_form(name);
     vs_asset *a;
     vs_error err = {0};
-    vs_result r = load_text(text, "skinned_draco.gltf", &a, &err);
-    if (HAVE_DRACO) {
+    vs_result r = load_text(text, name, &a, &err);
+    if (have) {
         CHECK_MSG(r == VS_OK, "%s", err.message);
-        if (a && plain) check_same(plain, a, false);
+        if (a && plain) check_same(plain, a, clip);
     } else {
         CHECK(r == VS_ERROR_UNSUPPORTED);
-        CHECK_MSG(!strcmp(err.message,
-                          "skinned_draco.gltf: meshes[0].primitives[0]: "
-                          "KHR_draco_mesh_compression: this build of vskin "
-                          "has no Draco decoder"),
-                  "%s", err.message);
+        CHECK_MSG(!strcmp(err.message, refusal), "%s", err.message);
     }
     vs_asset_free(a);
     vs_asset_free(plain);
     free(text);
 }
 
+static void draco_form_poses_as_the_plain_one(void)
+{
+    check_form("skinned_draco.gltf", HAVE_DRACO, false,
+               "skinned_draco.gltf: meshes[0].primitives[0]: "
+               "KHR_draco_mesh_compression: this build of vskin has no Draco "
+               "decoder");
+}
+
 static void meshopt_form_poses_as_the_plain_one(void)
 {
-    vs_asset *plain = load_plain();
-    char *text = read_form("skinned_meshopt.gltf");
-    vs_asset *a;
-    vs_error err = {0};
-    vs_result r = load_text(text, "skinned_meshopt.gltf", &a, &err);
-    if (HAVE_MESHOPT) {
-        CHECK_MSG(r == VS_OK, "%s", err.message);
-        if (a && plain) check_same(plain, a, true);
-    } else {
-        CHECK(r == VS_ERROR_UNSUPPORTED);
-        CHECK_MSG(!strcmp(err.message, "skinned_meshopt.gltf: bufferViews[0]: "
-                                       "EXT_meshopt_compression: this build "
-                                       "of vskin has no meshopt decoder"),
-                  "%s", err.message);
-    }
-    vs_asset_free(a);
-    vs_asset_free(plain);
-    free(text);
+    check_form("skinned_meshopt.gltf", HAVE_MESHOPT, true,
+               "skinned_meshopt.gltf: bufferViews[0]: EXT_meshopt_compression: "
+               "this build of vskin has no meshopt decoder");
 }
 
 /* Loads text edited by one replacement and expects `code` and a message
