@@ -40,11 +40,11 @@ static vs_result load_buffer(gltf2_ctx *c, const cJSON *b, uint32_t i,
                          (unsigned long long)max);
     gltf2_buffer *buf = &c->buffers[i];
     buf->size = (size_t)length;
-    if (!uri && gltf2_meshopt_fallback(b)) {
+    if (gltf2_meshopt_fallback(b, uri != NULL)) {
         /* Only the views of EXT_meshopt_compression name it; their data
          * comes from the compressed buffer (gltf2_meshopt.c). */
         buf->missing = "it is EXT_meshopt_compression's fallback buffer, "
-                       "which has no data";
+                       "which is not read";
         return VS_OK;
     }
     if (!uri) {

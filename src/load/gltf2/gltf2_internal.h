@@ -144,9 +144,10 @@ void gltf2_draco_end(gltf2_ctx *c);
  * into view->decoded. */
 vs_result gltf2_meshopt_view(gltf2_ctx *c, const cJSON *v, const char *path,
                              gltf2_view *view);
-/* Whether buffers[i] (JSON b) is EXT_meshopt_compression's fallback: a
- * buffer that only uncompressed readers would need. */
-bool gltf2_meshopt_fallback(const cJSON *b);
+/* Whether buffer b (JSON) is EXT_meshopt_compression's fallback and this
+ * build never reads it: one without a uri, and with the decoder any, as
+ * only readers without it need its data. */
+bool gltf2_meshopt_fallback(const cJSON *b, bool has_uri);
 
 /* ---- accessors (gltf2_accessor.c) */
 

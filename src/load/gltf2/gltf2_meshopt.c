@@ -26,8 +26,14 @@ static const cJSON *extension(const cJSON *obj)
     return cJSON_GetObjectItemCaseSensitive(ext, EXT);
 }
 
-bool gltf2_meshopt_fallback(const cJSON *b)
+bool gltf2_meshopt_fallback(const cJSON *b, bool has_uri)
 {
+#ifndef VSKIN_WITH_MESHOPT
+    /* Without the decoder the views read the fallback's data, if any. */
+    if (has_uri) return false;
+#else
+    (void)has_uri;
+#endif
     return cJSON_IsTrue(
         cJSON_GetObjectItemCaseSensitive(extension(b), "fallback"));
 }

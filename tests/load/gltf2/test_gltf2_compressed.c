@@ -263,7 +263,7 @@ static void inconsistent_draco_is_refused(void)
                 VS_ERROR_UNSUPPORTED, "TRIANGLES only");
 }
 
-static void inconsistent_meshopt_is_refused(void)
+static void meshopt_rules_hold(void)
 {
     if (!HAVE_MESHOPT) return;
     const char *f = "skinned_meshopt.gltf";
@@ -284,6 +284,11 @@ static void inconsistent_meshopt_is_refused(void)
                 "ATTRIBUTES data does not decode");
     expect_edit(f, "\"count\":18,\"mode\"", "\"count\":21,\"mode\"",
                 VS_ERROR_INVALID, "is not the view's byteLength 36");
+    /* A fallback buffer's file is never read, here one that is missing. */
+    expect_edit(f, "{\"byteLength\":476,\"extensions\"",
+                "{\"byteLength\":476,\"uri\":\"missing.bin\","
+                "\"extensions\"",
+                VS_OK, "");
     /* The fallback buffer has no data to read instead. */
     expect_edit(f, "\"uri\":", "\"urx\":", VS_ERROR_INVALID,
                 "bufferViews[0].extensions.EXT_meshopt_compression.buffer: "
@@ -342,7 +347,7 @@ int main(void)
     RUN(optional_draco_falls_back_only_without_decoder);
     RUN(oversized_draco_map_is_refused);
     RUN(inconsistent_draco_is_refused);
-    RUN(inconsistent_meshopt_is_refused);
+    RUN(meshopt_rules_hold);
     RUN(corrupt_payloads_never_crash);
     return test_summary();
 }
