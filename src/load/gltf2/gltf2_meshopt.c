@@ -151,9 +151,12 @@ static vs_result decode(gltf2_ctx *c, const cJSON *ext, const char *ep,
                  : meshopt_decodeIndexSequence(out, count, stride, src, length);
     if (rc != 0) {
         mem_free(c->io.alloc, out);
+        /* -1 is a header meshoptimizer does not know: newer codec
+         * versions than the installed library's decode as that. */
         return FAIL("%s: %s: the %s data does not decode (meshoptimizer "
-                    "error %d)",
-                    c->src, ep, modes[mode], rc);
+                    "error %d%s)",
+                    c->src, ep, modes[mode], rc,
+                    rc == -1 ? ": not a codec version this build reads" : "");
     }
     if (filter == FILTER_OCTAHEDRAL)
         meshopt_decodeFilterOct(out, count, stride);
