@@ -28,7 +28,10 @@ if [ -z "$cc" ] || ! "$cc" --version 2>/dev/null | grep -q clang; then
 fi
 [ -n "$cc" ] || { echo "fuzz.sh: clang not found (scripts/install-deps.sh)" >&2; exit 1; }
 
-cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DVS_FUZZ=ON \
+# The Draco shim is C++: the same clang's C++ driver (clang-14 -> clang++-14).
+cxx="$(printf '%s' "$cc" | sed 's#\(^\|/\)clang\([^/]*\)$#\1clang++\2#')"
+cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_CXX_COMPILER="$cxx" -DVS_FUZZ=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVS_BUILD_TESTS=OFF \
   -DVS_BUILD_BENCH=OFF >/dev/null
 # The CLI (same instrumented build) turns the real glTF / COLLADA seeds

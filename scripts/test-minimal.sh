@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The smallest build: the runtime library alone (VSKIN_WITH_COLLADA,
-# VSKIN_WITH_TOOLS, VSKIN_WITH_RENDER and VSKIN_BUILD_CLI all OFF), which
+# VSKIN_WITH_TOOLS, VSKIN_WITH_RENDER, VSKIN_BUILD_CLI, VSKIN_WITH_DRACO and
+# VSKIN_WITH_MESHOPT all OFF), which
 # must need nothing beyond a C compiler, cJSON, cglm's headers and
 # pthreads. Builds it, checks what libvskin.so links, installs it to a fresh
 # prefix and builds and runs the examples that apply against the installed
@@ -17,7 +18,8 @@ trap 'rm -rf "$work"' EXIT
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DVSKIN_WITH_COLLADA=OFF -DVSKIN_WITH_TOOLS=OFF -DVSKIN_WITH_RENDER=OFF \
-  -DVSKIN_BUILD_CLI=OFF -DVS_BUILD_TESTS=OFF -DVS_BUILD_BENCH=OFF \
+  -DVSKIN_BUILD_CLI=OFF -DVSKIN_WITH_DRACO=OFF -DVSKIN_WITH_MESHOPT=OFF \
+  -DVS_BUILD_TESTS=OFF -DVS_BUILD_BENCH=OFF \
   -DVSKIN_BUILD_EXAMPLES=OFF > "$work/configure.log"
 cmake --build "$build" -j "$jobs" > "$work/build.log"
 

@@ -35,7 +35,7 @@ def sources(dirs):
     for d in dirs:
         for base, _, names in os.walk(os.path.join(ROOT, d)):
             for n in names:
-                if n.endswith((".c", ".h")):
+                if n.endswith((".c", ".cpp", ".h")):
                     yield os.path.join(base, n)
 
 

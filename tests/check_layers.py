@@ -85,7 +85,7 @@ def main(root):
         rel = os.path.relpath(folder, src)
         stage = rel.split(os.sep)[0]
         for name in sorted(files):
-            if not name.endswith((".c", ".h")):
+            if not name.endswith((".c", ".cpp", ".h")):
                 continue
             path = os.path.join(folder, name)
             where = os.path.relpath(path, root)

@@ -7,10 +7,10 @@ if(NOT IS_DIRECTORY "${ROOT}/src")
   message(FATAL_ERROR "usage: -DROOT=<the vskin source directory>")
 endif()
 file(GLOB_RECURSE sources RELATIVE "${ROOT}"
-     "${ROOT}/src/*.c" "${ROOT}/src/*.h" "${ROOT}/include/*.h"
+     "${ROOT}/src/*.c" "${ROOT}/src/*.cpp" "${ROOT}/src/*.h" "${ROOT}/include/*.h"
      "${ROOT}/tools/*.c" "${ROOT}/tools/*.h" "${ROOT}/bench/*.c"
      "${ROOT}/bench/*.h" "${ROOT}/fuzz/*.c" "${ROOT}/fuzz/*.h"
-     "${ROOT}/tests/*.c" "${ROOT}/tests/*.h" "${ROOT}/tests/*.cmake"
+     "${ROOT}/tests/*.c" "${ROOT}/tests/*.cpp" "${ROOT}/tests/*.h" "${ROOT}/tests/*.cmake"
      "${ROOT}/tests/*.py" "${ROOT}/tests/*.mjs" "${ROOT}/scripts/*"
      "${ROOT}/python/*.py" "${ROOT}/python/*.toml"
      "${ROOT}/cmake/*" "${ROOT}/*CMakeLists.txt")

@@ -60,7 +60,11 @@ static vs_result place(gltf2_ctx *c, const cJSON *obj, const char *path,
     }
     const gltf2_view *v = &c->views[view];
     const gltf2_buffer *b = &c->buffers[v->buffer];
-    if (!b->data) {
+    /* A meshopt view's bytes are its decoded ones, from byte 0. */
+    const uint8_t *base = v->decoded ? v->decoded
+                          : b->data  ? b->data + v->buffer_offset
+                                     : NULL;
+    if (!base) {
         if (need_data)
             return set_error(c->error,
                              b->unsupported ? VS_ERROR_UNSUPPORTED
@@ -105,10 +109,9 @@ static vs_result place(gltf2_ctx *c, const cJSON *obj, const char *path,
                     c->src, path, view, d->stride, elem);
     /* The fit depends on sizes only; a placeholder buffer is checked too
      * (any non-NULL data pointer makes gltf_accessor_fits look). */
-    d->data = b->data ? b->data + v->buffer_offset + offset
-                      : (const uint8_t *)path;
+    d->data = base ? base + offset : (const uint8_t *)path;
     bool fits = gltf_accessor_fits(d);
-    if (!b->data) d->data = NULL;
+    if (!base) d->data = NULL;
     if (!fits)
         return FAIL("%s: %s: %u elements of %zu bytes (stride %zu) from "
                     "byte %llu do not fit in bufferViews[%d] (%zu bytes)",
@@ -274,6 +277,18 @@ static vs_result prepare(gltf2_ctx *c, int32_t index, const char *ref,
         return FAIL("%s: %s: accessor %d does not exist (%u accessors)",
                     c->src, ref, index, c->accessor_count);
     path_fmt(where, "%s: accessor %d", ref, index);
+    if (c->decoded && c->decoded[index] && c->parsed &&
+        c->parsed[index].valid) {
+        /* Decoded from Draco (gltf2_draco.c): packed elements of the
+         * accessor's own type, in place of a view. */
+        *p = c->parsed[index];
+        p->desc.data = c->decoded[index];
+        p->desc.stride = 0;
+        p->desc.available = (size_t)p->desc.count * gltf_element_size(&p->desc);
+        p->has_source = true;
+        p->unavailable = false;
+        return check_expect(c, p, where, e);
+    }
     if (c->parsed && c->parsed[index].valid) *p = c->parsed[index];
     if (!c->parsed || !c->parsed[index].valid || p->unavailable) {
         /* Not checked yet, or the data is needed now: parsing (again)
@@ -461,11 +476,18 @@ bool gltf2_accessor_info(const gltf2_ctx *c, int32_t index,
                           cJSON_GetObjectItemCaseSensitive(a, "sparse");
         out->has_bounds = cJSON_GetObjectItemCaseSensitive(a, "min") &&
                           cJSON_GetObjectItemCaseSensitive(a, "max");
+        out->has_sparse = cJSON_GetObjectItemCaseSensitive(a, "sparse");
+        out->components = 0;
+        out->is_matrix = false;
         return true;
     }
     out->count = p->desc.count;
     out->component_type = p->desc.component_type;
-    out->has_source = p->has_source || p->sparse_count != 0;
+    out->has_source = p->has_source || p->sparse_count != 0 ||
+                      (c->decoded && c->decoded[index]);
     out->has_bounds = p->has_bounds;
+    out->has_sparse = p->sparse_count != 0;
+    out->components = p->desc.components;
+    out->is_matrix = p->desc.is_matrix;
     return true;
 }

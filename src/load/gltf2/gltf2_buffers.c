@@ -40,6 +40,13 @@ static vs_result load_buffer(gltf2_ctx *c, const cJSON *b, uint32_t i,
                          (unsigned long long)max);
     gltf2_buffer *buf = &c->buffers[i];
     buf->size = (size_t)length;
+    if (gltf2_meshopt_fallback(b, uri != NULL)) {
+        /* Only the views of EXT_meshopt_compression name it; their data
+         * comes from the compressed buffer (gltf2_meshopt.c). */
+        buf->missing = "it is EXT_meshopt_compression's fallback buffer, "
+                       "which is not read";
+        return VS_OK;
+    }
     if (!uri) {
         /* §4.4.3.3: buffer 0 without uri is the GLB BIN chunk (which may be
          * padded by up to 3 bytes). Any other buffer without uri is a
@@ -161,7 +168,20 @@ static vs_result load_view(gltf2_ctx *c, const cJSON *v, uint32_t i)
     c->views[i].size = (size_t)length;
     c->views[i].buffer_offset = (size_t)offset;
     c->views[i].stride = (uint32_t)stride;
-    return VS_OK;
+    return gltf2_meshopt_view(c, v, path, &c->views[i]);
+}
+
+const uint8_t *gltf2_view_bytes(gltf2_ctx *c, uint32_t view, const char *path)
+{
+    const gltf2_view *v = &c->views[view];
+    const gltf2_buffer *b = &c->buffers[v->buffer];
+    if (v->decoded) return v->decoded;
+    if (b->data) return b->data + v->buffer_offset;
+    set_error(c->error, b->unsupported ? VS_ERROR_UNSUPPORTED : VS_ERROR_INVALID,
+              "%s: %s: bufferViews[%u] uses buffers[%u], which has no data "
+              "(%s)",
+              c->src, path, view, v->buffer, b->missing);
+    return NULL;
 }
 
 vs_result gltf2_load_buffers(gltf2_ctx *c, const uint8_t *bin,
@@ -199,6 +219,8 @@ void gltf2_free_buffers(gltf2_ctx *c)
 {
     for (uint32_t i = 0; c->buffers && i < c->buffer_count; ++i)
         file_bytes_release(&c->io, &c->buffers[i].owned);
+    for (uint32_t i = 0; c->views && i < c->view_count; ++i)
+        mem_free(c->io.alloc, c->views[i].decoded);
     mem_free(c->io.alloc, c->buffers);
     mem_free(c->io.alloc, c->views);
     c->buffers = NULL;

@@ -29,6 +29,9 @@ typedef struct gltf2_view {
     size_t size;
     size_t buffer_offset; /* byteOffset in the buffer (alignment checks) */
     uint32_t stride;      /* 0 = tightly packed */
+    /* EXT_meshopt_compression: the view's bytes, decoded at load (from the
+     * load's allocator, freed with the buffers); NULL for a plain view. */
+    uint8_t *decoded;
 } gltf2_view;
 
 typedef struct gltf2_ctx {
@@ -55,6 +58,15 @@ typedef struct gltf2_ctx {
     bool quantization;     /* KHR_mesh_quantization is required */
     /* Per material: 1 when it was dropped as broken; NULL when none was. */
     uint8_t *material_dropped;
+    bool draco_required;   /* KHR_draco_mesh_compression is required */
+    bool meshopt_required; /* EXT_meshopt_compression is required */
+    /* While a KHR_draco_mesh_compression primitive loads: per accessor, the
+     * decoded bytes that stand in for its data (NULL: none), all in one
+     * block; the accessors set are listed to clear them afterwards. */
+    const uint8_t **decoded;
+    uint8_t *draco_block;
+    int32_t *draco_accessors;
+    uint32_t draco_accessor_count;
     /* Per-node marks for duplicate checks (gltf2_marks.c). */
     uint32_t *mark_stamp;
     uint8_t *mark_bits;
@@ -111,6 +123,33 @@ void gltf2_ctx_free(gltf2_ctx *c);
 vs_result gltf2_load_buffers(gltf2_ctx *c, const uint8_t *bin,
                              size_t bin_size, const char *base_dir);
 void gltf2_free_buffers(gltf2_ctx *c);
+/* A view's bytes for a decoder: NULL (and the error set, naming `path`)
+ * when its buffer has no data. */
+const uint8_t *gltf2_view_bytes(gltf2_ctx *c, uint32_t view,
+                                const char *path);
+
+/* ---- compressed geometry: the message of a build without a decoder,
+ * "FILE: PATH: EXTENSION: this build of vskin has no NAME decoder" */
+vs_result gltf2_no_decoder(gltf2_ctx *c, const char *path,
+                           const char *extension, const char *decoder);
+
+/* KHR_draco_mesh_compression (gltf2_draco.c): decodes the primitive's
+ * Draco data, if it has any, so that its accessors read the decoded
+ * values until gltf2_draco_end; call after gltf2_check_attributes. */
+vs_result gltf2_draco_begin(gltf2_ctx *c, const cJSON *prim,
+                            const cJSON *attrs, const char *path,
+                            uint32_t mode);
+void gltf2_draco_end(gltf2_ctx *c);
+
+/* EXT_meshopt_compression (gltf2_meshopt.c): when the bufferView (JSON v,
+ * checked as a plain view into `view`) has the extension, decodes its data
+ * into view->decoded. */
+vs_result gltf2_meshopt_view(gltf2_ctx *c, const cJSON *v, const char *path,
+                             gltf2_view *view);
+/* Whether buffer b (JSON) is EXT_meshopt_compression's fallback and this
+ * build never reads it: one without a uri, and with the decoder any, as
+ * only readers without it need its data. */
+bool gltf2_meshopt_fallback(const cJSON *b, bool has_uri);
 
 /* ---- accessors (gltf2_accessor.c) */
 
@@ -154,6 +193,9 @@ typedef struct gltf2_accessor_summary {
     uint32_t component_type;
     bool has_source; /* bufferView or sparse: else all zeros, no real data */
     bool has_bounds; /* min and max present */
+    bool has_sparse;
+    uint32_t components; /* 1..16 once checked, 0 before */
+    bool is_matrix;
 } gltf2_accessor_summary;
 
 /* JSON facts of a checked accessor; false when index is out of range. */

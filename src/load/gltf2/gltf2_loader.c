@@ -14,10 +14,13 @@
 #include "load/gltf2/gltf2_internal.h"
 
 /* Extensions vskin honours when required: KHR_mesh_quantization widens the
- * component types the accessor code accepts; KHR_xmp_json_ld is metadata.
- * Neither changes what vskin outputs. */
-static const char *const supported_required[] = {"KHR_mesh_quantization",
-                                                 "KHR_xmp_json_ld", NULL};
+ * component types the accessor code accepts; KHR_xmp_json_ld is metadata;
+ * the compression extensions are decoded (gltf2_draco.c, gltf2_meshopt.c),
+ * and a build without their decoder refuses where a primitive or bufferView
+ * uses them, naming it. */
+static const char *const supported_required[] = {
+    "KHR_mesh_quantization", "KHR_xmp_json_ld", "KHR_draco_mesh_compression",
+    "EXT_meshopt_compression", NULL};
 
 /* Required extensions that change only how a surface is shaded or lit:
  * vskin loads the file and ignores them (a renderer would draw it
@@ -89,6 +92,9 @@ static vs_result check_extensions(gltf2_ctx *c)
      * and morph deltas; its spec requires it in extensionsRequired, so data
      * that needs it without that promise is refused by the accessor checks. */
     c->quantization = listed(req, "KHR_mesh_quantization");
+    /* Required compression has no uncompressed fallback to read instead. */
+    c->draco_required = listed(req, "KHR_draco_mesh_compression");
+    c->meshopt_required = listed(req, "EXT_meshopt_compression");
     return VS_OK;
 }
 

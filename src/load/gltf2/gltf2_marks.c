@@ -45,6 +45,9 @@ bool marks_test_set(gltf2_ctx *c, uint32_t node, uint8_t bit)
 
 void gltf2_ctx_free(gltf2_ctx *c)
 {
+    gltf2_draco_end(c);
+    mem_free(c->io.alloc, c->decoded);
+    c->decoded = NULL;
     gltf2_free_buffers(c);
     mem_free(c->io.alloc, c->mark_stamp);
     mem_free(c->io.alloc, c->mark_bits);

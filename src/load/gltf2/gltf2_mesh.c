@@ -229,11 +229,15 @@ static vs_result targets(gltf2_ctx *c, const cJSON *obj, const char *path,
     return VS_OK;
 }
 
+static vs_result primitive_data(gltf2_ctx *c, const cJSON *obj,
+                                const cJSON *attrs, const char *path,
+                                vs_primitive *p);
+
 static vs_result primitive(gltf2_ctx *c, const cJSON *obj, const char *path,
                            vs_primitive *p)
 {
     const cJSON *attrs;
-    char ap[GLTF2_PATH], ref[GLTF2_PATH];
+    char ap[GLTF2_PATH];
     uint64_t mode;
     vs_result r = json_element_object(c, obj, path);
     if (r != VS_OK ||
@@ -256,7 +260,23 @@ static vs_result primitive(gltf2_ctx *c, const cJSON *obj, const char *path,
     if (!attrs)
         return set_error(c->error, VS_ERROR_INVALID,
                          "%s: %s: required object is missing", c->src, ap);
-    if ((r = gltf2_check_attributes(c, obj, attrs, path)) != VS_OK) return r;
+    if ((r = gltf2_check_attributes(c, obj, attrs, path)) != VS_OK ||
+        (r = gltf2_draco_begin(c, obj, attrs, path, (uint32_t)mode)) != VS_OK)
+        return r;
+    r = primitive_data(c, obj, attrs, path, p);
+    gltf2_draco_end(c);
+    return r;
+}
+
+/* The attributes, indices and targets of a checked primitive: plain, or
+ * decoded from Draco by gltf2_draco_begin. */
+static vs_result primitive_data(gltf2_ctx *c, const cJSON *obj,
+                                const cJSON *attrs, const char *path,
+                                vs_primitive *p)
+{
+    char ap[GLTF2_PATH], ref[GLTF2_PATH];
+    vs_result r;
+    path_fmt(ap, "%s.attributes", path);
     int32_t pos;
     if ((r = json_index(c, attrs, "POSITION", ap, c->accessor_count, false,
                         &pos)) != VS_OK)

@@ -269,11 +269,11 @@ static void broken_objects_name_their_path(void)
            "animations[0].channels[1].target: node 1 scale is already "
            "animated by another channel");
     expect(&g,
-           (parts){.extra = ",\"extensionsUsed\":[\"KHR_draco_mesh_"
-                            "compression\"],\"extensionsRequired\":["
-                            "\"KHR_draco_mesh_compression\"]"},
+           (parts){.extra = ",\"extensionsUsed\":[\"EXT_mesh_gpu_"
+                            "instancing\"],\"extensionsRequired\":["
+                            "\"EXT_mesh_gpu_instancing\"]"},
            VS_ERROR_UNSUPPORTED,
-           "extensionsRequired[0]: extension \"KHR_draco_mesh_compression\" "
+           "extensionsRequired[0]: extension \"EXT_mesh_gpu_instancing\" "
            "is not supported");
 }
 
