@@ -217,6 +217,15 @@ typedef struct collada_geometry {
 vs_result collada_geometry_get(collada_ctx *ctx, const xmlNode *geometry,
                                const xmlNode *at, const collada_geometry **out);
 
+/* ---- collada_image.c */
+
+/* Fills asset->images from <library_images> (URIs only, nothing read). */
+vs_result collada_load_images(collada_ctx *ctx);
+/* The base colour texture a <texture> element of `effect` names (image -1,
+ * with a warning, when it names no image). */
+vs_result collada_diffuse_texture(collada_ctx *ctx, const xmlNode *effect,
+                                  const xmlNode *texture, vs_texture_ref *out);
+
 /* ---- collada_material.c */
 
 /* Fills asset->materials from <library_materials>. */
