@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config python3
   libcjson-dev libcglm-dev libxml2-dev libpng-dev libgif-dev
+  libjpeg62-turbo-dev
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   clang libclang-rt-dev
   qemu-user
