@@ -96,8 +96,8 @@ GLuint texture_cache_get(texture_cache *tc, uint32_t image)
                           &err);
     vs_asset_image_bytes_free(tc->asset, image, bytes, size);
     if (r != VS_OK) {
-        texture_cache_warn(tc, object, "%s: %s: %s: the factor colour is drawn",
-                           tc->asset->source_name, object, err.message);
+        texture_cache_warn(tc, object, "%s: %s: the factor colour is drawn",
+                           tc->asset->source_name, err.message);
         return 0;
     }
     GLuint tex = upload(w, h, rgba);
