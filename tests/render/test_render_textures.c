@@ -275,6 +275,41 @@ static void test_buffer_view_images_are_embedded(void)
     CHECK(lit_is(quarter(&p, 0, 1), 0, 0, 1));
 }
 
+/* CesiumMan's texture is a JPEG in a data: URI: its white, blue and green
+ * reach the picture, where the white factor alone would draw grey. */
+static void test_cesium_man_jpeg_texture(void)
+{
+    vs_asset *asset = NULL;
+    vs_error e = {0};
+    if (vs_asset_load_file(VS_TEST_DATA "/gltf2/CesiumMan.gltf", NULL, &asset,
+                           &e) != VS_OK) {
+        CHECK_MSG(false, "%s", e.message);
+        return;
+    }
+    vs_renderer *r = open_renderer_or_skip(asset);
+    vs_pose *pose = NULL;
+    static uint8_t rgba[128 * 128 * 4];
+    CHECK(r && vs_pose_create(asset, &pose, &e) == VS_OK);
+    if (pose) {
+        vs_pose_update_world(pose);
+        vs_render_desc d = {.width = 128, .height = 128};
+        CHECK(vs_render_pose(r, pose, &d, rgba, &e) == VS_OK);
+        uint32_t warnings = 1;
+        vs_renderer_warnings(r, &warnings);
+        CHECK(warnings == 0);
+        int blue = 0, green = 0;
+        for (size_t i = 0; i < sizeof rgba; i += 4) {
+            if (rgba[i + 2] > rgba[i] + 60 && rgba[i + 2] > rgba[i + 1]) ++blue;
+            if (rgba[i + 1] > rgba[i] + 20 && rgba[i + 1] > rgba[i + 2] + 20)
+                ++green;
+        }
+        CHECK_MSG(blue > 20 && green > 20, "blue %d green %d", blue, green);
+    }
+    vs_pose_free(pose);
+    vs_renderer_destroy(r);
+    vs_asset_free(asset);
+}
+
 int main(void)
 {
     RUN(test_texels_land_where_the_coordinates_say);
@@ -285,5 +320,6 @@ int main(void)
     RUN(test_blend_draws_back_to_front);
     RUN(test_bad_images_warn_and_draw_the_factor);
     RUN(test_buffer_view_images_are_embedded);
+    RUN(test_cesium_man_jpeg_texture);
     return test_summary();
 }
