@@ -152,10 +152,11 @@ void vs_renderer_destroy(vs_renderer *renderer);
 
 /** What the renderer could not honour so far, in the order it met it: one
  * warning per image that could not be read or decoded ("images[2]", with
- * the file and the reason). The renderer owns the list, which stays valid
- * until vs_renderer_destroy; later draws may append to it (at most one
- * warning per image). *out_count gets the count (0 for a NULL renderer,
- * which returns NULL). */
+ * the file and the reason), and one per material whose texture reads a
+ * TEXCOORD_n set some primitive lacks ("materials[1]"). The renderer owns
+ * the list, which stays valid until vs_renderer_destroy; later draws may
+ * append to it (at most one warning per image and per material).
+ * *out_count gets the count (0 for a NULL renderer, which returns NULL). */
 const vs_warning *vs_renderer_warnings(const vs_renderer *renderer,
                                        uint32_t *out_count);
 

@@ -151,7 +151,7 @@ static int by_depth(const void *a, const void *b)
 }
 
 /* The shaded view's order: opaque and MASK primitives as the asset lists
- * them, then BLEND ones back to front (glTF 2.0 §3.9.5 leaves the order
+ * them, then BLEND ones back to front (glTF 2.0 §3.9.4 leaves the order
  * to the renderer; per-primitive sorting is the usual compromise).
  * Returns how many come first. */
 static uint32_t shaded_order(vs_renderer *r, const vs_pose *pose,

@@ -66,7 +66,7 @@ void material_apply(vs_renderer *r, const skin_program *sp,
     if (!m) return;
     glUniform1i(sp->u_alpha_mode, (GLint)m->alpha_mode);
     glUniform1f(sp->u_alpha_cutoff, m->alpha_cutoff);
-    /* glTF 2.0 §3.9.6: back faces of a single-sided material are not
+    /* glTF 2.0 §3.9.5: back faces of a single-sided material are not
      * drawn; front faces wind counter-clockwise. A primitive without a
      * material keeps both faces, as the other views do. */
     if (!m->double_sided) {
@@ -75,7 +75,12 @@ void material_apply(vs_renderer *r, const skin_program *sp,
         glFrontFace(GL_CCW);
     }
     const vs_texture_ref *t = &m->base_color_texture;
-    if (t->image < 0 || !gp->prim->base_color_texcoords) return;
+    if (t->image < 0) return;
+    if (!gp->prim->base_color_texcoords) {
+        texture_cache_warn_texcoords(&r->textures,
+                                     (uint32_t)gp->prim->material);
+        return;
+    }
     GLuint tex = texture_cache_get(&r->textures, (uint32_t)t->image);
     if (!tex) return;
     glActiveTexture(GL_TEXTURE0 + BASE_COLOR_UNIT);

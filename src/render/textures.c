@@ -24,9 +24,11 @@ vs_result texture_cache_init(texture_cache *tc, const vs_asset *asset,
     uint32_t n = asset->image_count;
     tc->warning_cap = n + asset->material_count;
     tc->entries = mem_calloc(alloc, n + 1, sizeof *tc->entries);
+    tc->material_warned = mem_calloc(alloc, asset->material_count + 1,
+                                     sizeof *tc->material_warned);
     tc->store = mem_calloc(alloc, tc->warning_cap + 1, sizeof *tc->store);
     tc->warnings = mem_calloc(alloc, tc->warning_cap + 1, sizeof *tc->warnings);
-    if (!tc->entries || !tc->store || !tc->warnings) {
+    if (!tc->entries || !tc->material_warned || !tc->store || !tc->warnings) {
         texture_cache_free(tc, false);
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for %u images", asset->source_name,
@@ -47,6 +49,21 @@ void texture_cache_warn(texture_cache *tc, const char *object, const char *fmt,
     va_end(ap);
     tc->warnings[tc->warning_count++] =
         (vs_warning){.object = w->object, .message = w->message};
+}
+
+void texture_cache_warn_texcoords(texture_cache *tc, uint32_t material)
+{
+    if (material >= tc->asset->material_count || tc->material_warned[material])
+        return;
+    tc->material_warned[material] = true;
+    char object[48];
+    snprintf(object, sizeof object, "materials[%u]", material);
+    texture_cache_warn(
+        tc, object,
+        "%s: a primitive lacks TEXCOORD_%u, which the base "
+        "colour texture reads: the factor colour is drawn",
+        tc->asset->source_name,
+        tc->asset->materials[material].base_color_texture.texcoord);
 }
 
 static GLuint upload(uint32_t w, uint32_t h, const uint8_t *rgba)
@@ -120,6 +137,7 @@ void texture_cache_free(texture_cache *tc, bool delete_gl)
             if (tc->entries[i].texture)
                 glDeleteTextures(1, &tc->entries[i].texture);
     mem_free(tc->alloc, tc->entries);
+    mem_free(tc->alloc, tc->material_warned);
     mem_free(tc->alloc, tc->store);
     mem_free(tc->alloc, tc->warnings);
     *tc = (texture_cache){0};

@@ -36,6 +36,7 @@ typedef struct texture_cache {
     const vs_allocator *alloc; /* the asset's: entries, pixels, warnings */
     vs_file_reader reader;     /* vs_renderer_options.file_reader */
     texture_entry *entries;    /* image_count of them */
+    bool *material_warned;     /* material_count: warned of a missing set */
     /* At most one warning per image plus one per material (a texture
      * coordinate set the primitive lacks), so the list is bounded by the
      * asset. */
@@ -51,6 +52,9 @@ vs_result texture_cache_init(texture_cache *tc, const vs_asset *asset,
 /* The GL texture of images[image], loaded on first use; 0 when it failed
  * (then or before). Binds nothing it does not load. */
 GLuint texture_cache_get(texture_cache *tc, uint32_t image);
+/* Warns, once per material, that a primitive lacks the TEXCOORD_n set
+ * its material's texture reads. */
+void texture_cache_warn_texcoords(texture_cache *tc, uint32_t material);
 /* Records a warning (dropped when the list is full). */
 void texture_cache_warn(texture_cache *tc, const char *object, const char *fmt,
                         ...) VS_PRINTF(3, 4);

@@ -3,8 +3,9 @@
  * its four texels where its texture coordinates put them, the factor and
  * COLOR_0 multiply it, KHR_texture_transform moves it, MASK cuts, BLEND
  * primitives are drawn back to front, single-sided back faces are culled,
- * and a missing, broken or outside-the-folder image is a warning and the
- * factor colour, never a failure. The quad (tests/data/render/
+ * and a missing, broken or outside-the-folder image, or a texture
+ * coordinate set the primitive lacks, is a warning and the factor colour,
+ * never a failure. The quad (tests/data/render/
  * textured_quad) spans [-1, 1]^2 at z = 0 facing +z, uv (0, 0) at its top
  * left; checker.png is red, green / blue, white. */
 #include <math.h>
@@ -253,6 +254,22 @@ static void test_bad_images_warn_and_draw_the_factor(void)
     }
 }
 
+static void test_a_missing_texcoord_set_warns_once(void)
+{
+    static char json[8192];
+    static picture p;
+    /* The texture reads TEXCOORD_1, which the quad lacks. */
+    one_quad(json, sizeof json, CHECKER,
+             "{\"pbrMetallicRoughness\":{\"baseColorTexture\":{"
+             "\"index\":0,\"texCoord\":1},\"baseColorFactor\":[0.5,1,0.25,1]}}",
+             "");
+    CHECK(render_json(json, false, &p));
+    CHECK_MSG(p.warnings == 1 && strstr(p.warning, "materials[0]") &&
+                  strstr(p.warning, "TEXCOORD_1"),
+              "%u: %s", p.warnings, p.warning);
+    CHECK(lit_is(quarter(&p, 0, 0), 0.5f, 1, 0.25f));
+}
+
 static void test_buffer_view_images_are_embedded(void)
 {
     static char json[8192];
@@ -319,6 +336,7 @@ int main(void)
     RUN(test_single_sided_back_faces_are_culled);
     RUN(test_blend_draws_back_to_front);
     RUN(test_bad_images_warn_and_draw_the_factor);
+    RUN(test_a_missing_texcoord_set_warns_once);
     RUN(test_buffer_view_images_are_embedded);
     RUN(test_cesium_man_jpeg_texture);
     return test_summary();

@@ -100,7 +100,7 @@ static vs_result texture_transform(gltf2_ctx *c, const cJSON *info,
     return VS_OK;
 }
 
-/* A textureInfo (§5.22): index, texCoord, the texture's source image and
+/* A textureInfo (§5.30): index, texCoord, the texture's source image and
  * sampler, and KHR_texture_transform. */
 static vs_result texture_info(gltf2_ctx *c, const cJSON *info, const char *path,
                               vs_texture_ref *t)
@@ -240,7 +240,7 @@ vs_result gltf2_load_images(gltf2_ctx *c)
             (r = json_index(c, e, "bufferView", path, c->view_count, false,
                             &view)) != VS_OK)
             return r;
-        /* §5.17: exactly one of uri and bufferView. */
+        /* §5.18: exactly one of uri and bufferView. */
         if ((uri != NULL) == (view >= 0))
             return set_error(c->error, VS_ERROR_INVALID,
                              "%s: %s: needs exactly one of uri and "
