@@ -18,7 +18,7 @@ work="${FUZZ_WORK:-$build/work}"
 jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 shared="$root/../shared/assets"
 all=(fuzz_gltf2 fuzz_glb fuzz_gltf1 fuzz_collada fuzz_pose fuzz_validate
-     fuzz_convert_roundtrip fuzz_render_topology)
+     fuzz_convert_roundtrip fuzz_render_topology fuzz_image_decode)
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
@@ -59,6 +59,7 @@ make_corpus() { # harness dir
       fuzz_convert_roundtrip:*.gltf|fuzz_convert_roundtrip:*.glb) keep=1 ;;
       fuzz_convert_roundtrip:*.dae) keep=1 ;;
       fuzz_render_topology:*.gltf|fuzz_render_topology:*.glb) keep=1 ;;
+      fuzz_image_decode:*.png|fuzz_image_decode:*.jpg) keep=1 ;;
     esac
     [ $keep = 1 ] && cp "$f" "$dir/$(cksum <"$f" | cut -d' ' -f1)"
   done < <(find "${seed_sources[@]}" -type f -size -128k -print0)

@@ -10,6 +10,7 @@ packages=(
   build-essential cmake pkg-config python3
   libcjson-dev libcglm-dev libxml2-dev libpng-dev libgif-dev
   libdraco-dev libmeshoptimizer-dev
+  libjpeg62-turbo-dev
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   clang libclang-rt-dev
   qemu-user

@@ -205,6 +205,12 @@ static int render_asset(const render_options *o, const vs_asset *asset)
         status = run(&job);
     else
         fail(&e, r);
+    /* What the renderer could not draw as the file says (an image it could
+     * not read or decode), as the load's warnings are printed. */
+    uint32_t warnings = 0;
+    const vs_warning *w = vs_renderer_warnings(job.renderer, &warnings);
+    for (uint32_t i = 0; i < warnings && !o->common.quiet; ++i)
+        cli_error(CMD, "warning: %s: %s", w[i].object, w[i].message);
     vs_pose_free(job.pose);
     vs_renderer_destroy(job.renderer);
     free(job.rgba);

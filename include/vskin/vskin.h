@@ -175,6 +175,14 @@ typedef struct vs_primitive {
     /** For formats that de-index (COLLADA): output vertex -> source position
      * index, else NULL. */
     const uint32_t *source_vertex;
+    /** COLOR_0 as 4 per vertex (RGB sets get alpha 1), decoded from
+     * normalized integers where needed; NULL when absent. */
+    const float *colors;
+    /** 2 per vertex: the TEXCOORD_n set its material's base colour texture
+     * reads (vs_texture_ref.texcoord), which is `texcoords` for set 0; NULL
+     * when the material has no texture or the primitive lacks that set (the
+     * texture is then not sampled). */
+    const float *base_color_texcoords;
 } vs_primitive;
 
 /** A mesh: its primitives and default morph weights. */
@@ -186,11 +194,73 @@ typedef struct vs_mesh {
     const float *weights;  /**< weight_count weights, or NULL */
 } vs_mesh;
 
-/** A material, as far as vskin uses it. */
+/** How a texture is sampled: glTF 2.0 sampler values, which are the
+ * OpenGL enums (§5.26). Zero fields take glTF's defaults. */
+typedef struct vs_sampler {
+    /** 9728 NEAREST or 9729 LINEAR; 0: unset (the renderer uses LINEAR). */
+    uint32_t mag_filter;
+    /** 9728 NEAREST, 9729 LINEAR or one of the mipmap modes 9984..9987;
+     * 0: unset (the renderer uses LINEAR_MIPMAP_LINEAR). */
+    uint32_t min_filter;
+    /** 33071 CLAMP_TO_EDGE, 33648 MIRRORED_REPEAT or 10497 REPEAT; 0 means
+     * REPEAT. @{ */
+    uint32_t wrap_s, wrap_t;
+    /** @} */
+} vs_sampler;
+
+/** A material's reference to a texture: the image, the texture coordinate
+ * set, the sampler and KHR_texture_transform. */
+typedef struct vs_texture_ref {
+    int32_t image;     /**< index into vs_asset::images; -1: no texture */
+    uint32_t texcoord; /**< the TEXCOORD_n set it reads (after the
+                            transform's texCoord override) */
+    vs_sampler sampler; /**< the texture's sampler, or zero: defaults */
+    /** KHR_texture_transform: uv' = T(offset) * R(rotation) * S(scale) * uv,
+     * rotation in radians counter-clockwise in UV space, as the extension
+     * says. Without it: offset 0, rotation 0, scale 1. @{ */
+    bool has_transform;
+    float offset[2];
+    float rotation;
+    float scale[2];
+    /** @} */
+} vs_texture_ref;
+
+/** How a material's alpha is used (glTF 2.0 material.alphaMode). */
+typedef enum vs_alpha_mode {
+    VS_ALPHA_OPAQUE = 0, /**< alpha ignored: fully opaque */
+    VS_ALPHA_MASK,       /**< opaque where alpha >= alpha_cutoff, else none */
+    VS_ALPHA_BLEND       /**< blended over what is behind */
+} vs_alpha_mode;
+
+/** A material, as far as vskin uses it: the base colour (factor, texture,
+ * vertex colour multiply), alpha and sidedness. glTF 1.0 and COLLADA
+ * diffuse colours and textures map onto the same fields. */
 typedef struct vs_material {
     const char *name;    /**< the material's name */
     float base_color[4]; /**< baseColorFactor, (1,1,1,1) by default */
+    /** baseColorTexture (sRGB), multiplied by base_color; image -1 when
+     * absent. */
+    vs_texture_ref base_color_texture;
+    vs_alpha_mode alpha_mode; /**< OPAQUE by default */
+    float alpha_cutoff;       /**< MASK threshold, 0.5 by default */
+    bool double_sided;        /**< false: back faces are culled */
 } vs_material;
+
+/** An image a texture refers to. The loader does not decode it, nor read
+ * an external file: vs_asset_image_bytes gives its bytes on demand. */
+typedef struct vs_image {
+    const char *name; /**< the image's name, or "" */
+    /** The URI as the file gives it (a relative path, or a data: URI), or
+     * NULL for bytes held by the asset (a glTF bufferView, GLB). */
+    const char *uri;
+    /** "image/png", "image/jpeg" or another media type as stated; "" when
+     * the file states none (the bytes say which). */
+    const char *mime_type;
+    /** The embedded bytes, owned by the asset, when uri is NULL. @{ */
+    const uint8_t *data;
+    size_t size;
+    /** @} */
+} vs_image;
 
 /** A skin with joints resolved to node indices. glTF 1.0 skins are resolved per
  * instance (through the node's "skeletons"), so one file skin may become
@@ -303,6 +373,8 @@ typedef struct vs_asset {
     const vs_mesh *meshes;          /**< mesh_count meshes */
     uint32_t material_count;        /**< number of materials */
     const vs_material *materials;   /**< material_count materials */
+    uint32_t image_count;           /**< number of images */
+    const vs_image *images;         /**< image_count images (undecoded) */
     uint32_t skin_count;            /**< number of skins */
     const vs_skin *skins;           /**< skin_count skins */
     uint32_t clip_count;            /**< number of animation clips */
@@ -532,6 +604,25 @@ void vs_asset_free(vs_asset *asset);
 int32_t vs_asset_find_clip(const vs_asset *asset, const char *name_or_index);
 /** The node's world matrix in the rest pose (no animation). */
 void vs_asset_rest_world(const vs_asset *asset, uint32_t node, float out[16]);
+
+/** The bytes of images[image] (not decoded): the asset's own for an
+ * embedded image (nothing to free), else a data: URI decoded or the file
+ * read, with the load's URI rules: relative to the asset's folder
+ * (vs_load_options.base_dir for a memory load), nothing outside it unless
+ * the load allowed external paths, no other scheme, at most
+ * vs_limits.max_buffer_size bytes. `reader` reads the file (NULL or zero:
+ * the disk, where the file's real path must lie inside the folder); the
+ * load's own reader is not kept, as it is only valid during the load.
+ * *out_data then comes from the asset's allocator: give it back with
+ * vs_asset_image_bytes_free. Errors name the file, images[i] and the URI. */
+vs_result vs_asset_image_bytes(const vs_asset *asset, uint32_t image,
+                               const vs_file_reader *reader,
+                               const uint8_t **out_data, size_t *out_size,
+                               vs_error *error);
+/** Gives back what vs_asset_image_bytes returned for that image (a no-op
+ * for embedded bytes and NULL). */
+void vs_asset_image_bytes_free(const vs_asset *asset, uint32_t image,
+                               const uint8_t *data, size_t size);
 
 /** The embedded default asset: the glTF tutorial's SimpleSkin (glTF 2.0). */
 const void *vs_default_asset_data(size_t *size);

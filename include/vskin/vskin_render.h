@@ -46,7 +46,13 @@ typedef struct vs_renderer vs_renderer;
 
 /** What a picture shows. */
 typedef enum vs_render_view {
-    VS_VIEW_SHADED = 0, /**< base colour, half-lambert: 0.5 * dot(n, l) + 0.5 */
+    /** The material's base colour, half-lambert lit (0.5 * dot(n, l) +
+     * 0.5): baseColorFactor x base colour texture (its texture coordinate
+     * set, sampler and KHR_texture_transform) x COLOR_0; alpha MASK
+     * discards below the cutoff, BLEND primitives are drawn last, back to
+     * front by their centre's depth, and back faces of single-sided
+     * materials are culled (see @ref textures "Textures"). */
+    VS_VIEW_SHADED = 0,
     VS_VIEW_OUTLINE,    /**< flat fill with the triangle edges drawn over it */
     VS_VIEW_WEIGHTS,    /**< sum_i w_i * colour(joint_i): smooth falloff */
     VS_VIEW_JOINTS,     /**< colour of the joint with the largest weight */
@@ -105,6 +111,11 @@ typedef struct vs_renderer_options {
      * the asset. Set alloc and free together or neither (else
      * VS_ERROR_ARGUMENT); both must stay valid until vs_renderer_destroy. */
     vs_allocator allocator;
+    /** How the shaded view reads external images (vs_asset_image_bytes);
+     * zero: the disk, under the load's folder rules. A release without a
+     * read is refused (VS_ERROR_ARGUMENT). The callbacks and `user` must
+     * stay valid until vs_renderer_destroy. */
+    vs_file_reader file_reader;
 } vs_renderer_options;
 
 /** Opens EGL + OpenGL ES 3.0 and uploads the asset's meshes. Fails with
@@ -125,6 +136,29 @@ vs_result vs_renderer_create_with_options(const vs_asset *asset,
                                           vs_error *error);
 /** Frees the renderer's GL objects and its EGL context; NULL is ignored. */
 void vs_renderer_destroy(vs_renderer *renderer);
+
+/**
+ * @page textures Textures
+ *
+ * The shaded view draws each material's base colour texture. Images are
+ * read (vs_asset_image_bytes), decoded (PNG through libpng, JPEG through
+ * libjpeg-turbo; told apart by their bytes) and uploaded when a draw first
+ * needs them, never by the load. An image that cannot be read or decoded,
+ * or is larger than 8192 x 8192 pixels or GL_MAX_TEXTURE_SIZE, is a
+ * warning (vs_renderer_warnings): the factor colour is drawn instead, and
+ * the image is not tried again. The texture's bytes are shown as they are,
+ * like the factor colour, without sRGB decoding.
+ */
+
+/** What the renderer could not honour so far, in the order it met it: one
+ * warning per image that could not be read or decoded ("images[2]", with
+ * the file and the reason), and one per material whose texture reads a
+ * TEXCOORD_n set some primitive lacks ("materials[1]"). The renderer owns
+ * the list, which stays valid until vs_renderer_destroy; later draws may
+ * append to it (at most one warning per image and per material).
+ * *out_count gets the count (0 for a NULL renderer, which returns NULL). */
+const vs_warning *vs_renderer_warnings(const vs_renderer *renderer,
+                                       uint32_t *out_count);
 
 /** The GL_RENDERER string of the context, such as "llvmpipe (LLVM 15...)". */
 const char *vs_renderer_gl_renderer(const vs_renderer *renderer);

@@ -437,10 +437,15 @@ typedef struct vs_gif_writer vs_gif_writer;
 
 /** Starts an animated GIF of `width` x `height` (1 .. 65535 each) frames,
  * each shown for `delay_cs` hundredths of a second (GIF's unit; viewers
- * show delays under 2 as 10), looping forever. Colours map to one fixed
- * palette (a 6x7x6 RGB cube, no dithering), so the same frames give the
- * same bytes. The frames go to a temporary file beside `path` that
- * vs_gif_writer_close renames over it (vs_write_bytes): until then, and
+ * show delays under 2 as 10), looping forever. The animation gets one
+ * palette of up to 256 colours made from all its frames (median cut over
+ * their pixels) and every frame is Floyd-Steinberg dithered onto it, so a
+ * textured character keeps its colours; the same frames give the same
+ * bytes. Memory stays fixed whatever the frame count (a colour histogram,
+ * a nearest-colour table and a few rows, about 1.5 MiB): the frames wait
+ * in an anonymous temporary file (tmpfile(), 3 bytes per pixel per frame)
+ * until vs_gif_writer_close encodes them into a temporary file beside
+ * `path` and renames it over it (vs_write_bytes): until then, and
  * after vs_gif_writer_discard or any failure, `path` is untouched. The
  * writer and vskin's blocks for it come from `allocator` (NULL: malloc),
  * which must stay valid until the writer is closed or discarded; giflib's
@@ -459,9 +464,10 @@ vs_result vs_gif_writer_open(const char *path, uint32_t width, uint32_t height,
  * nothing) or vs_gif_writer_discard. */
 vs_result vs_gif_writer_add(vs_gif_writer *writer, const uint8_t *rgba,
                             vs_error *error);
-/** Finishes the GIF, renames it over the path and frees the writer (also
- * on failure). Fails with VS_ERROR_IO, writing nothing, when a frame could
- * not be added. NULL is ignored (VS_OK). */
+/** Builds the palette, encodes every frame, renames the GIF over the path
+ * and frees the writer (also on failure). Fails with VS_ERROR_IO, writing
+ * nothing, when a frame could not be added or read back. NULL is ignored
+ * (VS_OK). */
 vs_result vs_gif_writer_close(vs_gif_writer *writer, vs_error *error);
 /** Frees the writer and removes its temporary file: the path is left as it
  * was (for a caller whose own frames failed). NULL is ignored. */

@@ -76,6 +76,8 @@ typedef struct vs_primitive {
     const vs_morph_target *targets;
     int32_t material;
     const uint32_t *source_vertex;
+    const float *colors;
+    const float *base_color_texcoords;
 } vs_primitive;
 
 typedef struct vs_mesh {
@@ -86,10 +88,42 @@ typedef struct vs_mesh {
     const float *weights;
 } vs_mesh;
 
+typedef struct vs_sampler {
+    uint32_t mag_filter;
+    uint32_t min_filter;
+    uint32_t wrap_s, wrap_t;
+} vs_sampler;
+
+typedef struct vs_texture_ref {
+    int32_t image;
+    uint32_t texcoord;
+    vs_sampler sampler;
+    _Bool has_transform;
+    float offset[2];
+    float rotation;
+    float scale[2];
+} vs_texture_ref;
+
+typedef enum vs_alpha_mode {
+    VS_ALPHA_OPAQUE = 0, VS_ALPHA_MASK, VS_ALPHA_BLEND
+} vs_alpha_mode;
+
 typedef struct vs_material {
     const char *name;
     float base_color[4];
+    vs_texture_ref base_color_texture;
+    vs_alpha_mode alpha_mode;
+    float alpha_cutoff;
+    _Bool double_sided;
 } vs_material;
+
+typedef struct vs_image {
+    const char *name;
+    const char *uri;
+    const char *mime_type;
+    const uint8_t *data;
+    size_t size;
+} vs_image;
 
 typedef struct vs_skin {
     const char *name;
@@ -161,6 +195,8 @@ typedef struct vs_asset {
     const vs_mesh *meshes;
     uint32_t material_count;
     const vs_material *materials;
+    uint32_t image_count;
+    const vs_image *images;
     uint32_t skin_count;
     const vs_skin *skins;
     uint32_t clip_count;
@@ -459,5 +495,6 @@ STRUCTS = [
     "vs_crowd_instance", "vs_crowd_job", "vs_validation_issue",
     "vs_validation_report", "vs_validate_options", "vs_gltf_write_options",
     "vs_gltf_write_report", "vs_posed_scene_options", "vs_bake_clip_options",
-    "vs_camera", "vs_render_desc",
+    "vs_camera", "vs_render_desc", "vs_sampler", "vs_texture_ref", "vs_image",
+    "vs_warning",
 ]

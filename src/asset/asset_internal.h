@@ -36,6 +36,9 @@ typedef struct asset_internal {
      * built by vs_priv_asset_finalize. */
     struct prim_bounds **instance_bounds;
     bool allow_external_paths; /* vs_load_options.allow_external_paths */
+    /* The folder relative URIs resolve against (NULL: none), kept for the
+     * images vs_asset_image_bytes reads after the load. */
+    const char *base_dir;
     bool strict;               /* vs_load_options.strict */
     /* What asset_warn recorded, oldest first (asset/warnings.h), until
      * asset_publish_warnings makes vs_asset.warnings of it. */

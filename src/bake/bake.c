@@ -77,6 +77,9 @@ vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
         ok = mats != NULL;
         for (uint32_t m = 0; ok && m < src->material_count; ++m) {
             mats[m] = src->materials[m];
+            /* The baked asset has no images (nor the primitives the
+             * texture's coordinates): no texture to point at. */
+            mats[m].base_color_texture.image = -1;
             ok = (mats[m].name = vs_priv_asset_strdup(a, src->materials[m].name
                                                      ? src->materials[m].name
                                                      : "")) != NULL;

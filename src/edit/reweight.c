@@ -108,6 +108,12 @@ vs_result vs_asset_reweight(const vs_asset *source,
     *out = *source;
     out->source_name = name;
     out->internal_ = internal;
+    /* The images stay the source's, read from its folder under its rules
+     * (vs_asset_image_bytes). */
+    ((asset_internal *)internal)->base_dir =
+        ((const asset_internal *)source->internal_)->base_dir;
+    ((asset_internal *)internal)->allow_external_paths =
+        ((const asset_internal *)source->internal_)->allow_external_paths;
     vs_mesh *meshes = source->mesh_count
                           ? vs_priv_asset_calloc(out, source->mesh_count,
                                          sizeof *meshes, error, "meshes")

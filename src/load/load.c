@@ -187,6 +187,11 @@ static vs_result load_common(const void *data, size_t size, const char *name,
                       "%s: %zu bytes of file exceed the memory limit "
                       "(max_total_memory: %llu bytes for the whole load)",
                       name, size, (unsigned long long)budget->limit);
+    else if (base_dir &&
+             !(((asset_internal *)asset->internal_)->base_dir =
+                   vs_priv_asset_strdup(asset, base_dir)))
+        r = set_error(error, VS_ERROR_LIMIT,
+                      "%s: the base folder exceeds the memory limit", name);
     else
         r = load_any(asset, data, size, base_dir, error);
     if (r == VS_OK) r = asset_publish_warnings(asset, error);

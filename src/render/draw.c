@@ -100,6 +100,77 @@ static void light_direction(const vs_camera *cam, float out[3])
         out[k] = sum > 0.0f ? out[k] / sum : (k == 2);
 }
 
+/* One primitive: its morphs and joints, then its draw (or, for the
+ * outline, the fill and its edges). */
+static vs_result draw_one(vs_renderer *r, const vs_pose *pose,
+                          const vs_render_desc *d, vs_upload_path path,
+                          skin_program *sp, gpu_primitive *gp,
+                          vs_error *error)
+{
+    vs_result res = gpu_primitive_update_morphs(gp, pose, error);
+    if (res == VS_OK)
+        res = renderer_upload_joints(r, sp, path, d->method, pose, gp->node,
+                                     error);
+    if (res != VS_OK) return res;
+    gpu_primitive_bind(gp);
+    if (d->view == VS_VIEW_SHADED) {
+        material_apply(r, sp, gp);
+        gpu_primitive_draw(gp, false);
+        return VS_OK;
+    }
+    float color[4];
+    base_color(r->asset, gp->prim, color);
+    color[3] = 1.0f;
+    if (d->view == VS_VIEW_OUTLINE) {
+        /* Flat fill pushed back a little so the edges drawn at the same
+         * depth win the depth test (the tutorial's outline pictures). */
+        for (int k = 0; k < 3; ++k)
+            color[k] = 0.55f + 0.4f * color[k];
+        glUniform4fv(sp->u_color, 1, color);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+        gpu_primitive_draw(gp, false);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+        glUniform4fv(sp->u_color, 1, outline_edge);
+        gpu_primitive_draw(gp, true);
+    } else {
+        glUniform4fv(sp->u_color, 1, color);
+        gpu_primitive_draw(gp, false);
+    }
+    return VS_OK;
+}
+
+/* Farthest first; ties keep the asset's order, so the picture does not
+ * depend on qsort's. Depths are finite or +inf, never NaN. */
+static int by_depth(const void *a, const void *b)
+{
+    const blend_key *x = a, *y = b;
+    if (x->depth > y->depth) return -1;
+    if (x->depth < y->depth) return 1;
+    return x->prim < y->prim ? -1 : x->prim > y->prim;
+}
+
+/* The shaded view's order: opaque and MASK primitives as the asset lists
+ * them, then BLEND ones back to front (glTF 2.0 §3.9.4 leaves the order
+ * to the renderer; per-primitive sorting is the usual compromise).
+ * Returns how many come first. */
+static uint32_t shaded_order(vs_renderer *r, const vs_pose *pose,
+                             const float vp[16])
+{
+    uint32_t n = 0, blend = 0;
+    for (uint32_t i = 0; i < r->prim_count; ++i) {
+        if (!material_blends(r->asset, &r->prims[i]))
+            r->order[n++] = i;
+        else
+            r->blend_keys[blend++] = (blend_key){
+                primitive_depth(r, pose, &r->prims[i], vp), i};
+    }
+    qsort(r->blend_keys, blend, sizeof *r->blend_keys, by_depth);
+    for (uint32_t k = 0; k < blend; ++k)
+        r->order[n + k] = r->blend_keys[k].prim;
+    return n;
+}
+
 static vs_result draw_meshes(vs_renderer *r, const vs_pose *pose,
                              const vs_render_desc *d, vs_upload_path path,
                              skin_program *sp, const float vp[16],
@@ -115,35 +186,27 @@ static vs_result draw_meshes(vs_renderer *r, const vs_pose *pose,
                : d->view == VS_VIEW_NORMALS ? MODE_NORMALS
                                             : MODE_DEBUG;
     glUniform1i(sp->u_mode, mode);
-    for (uint32_t i = 0; i < r->prim_count; ++i) {
-        gpu_primitive *gp = &r->prims[i];
-        vs_result res = gpu_primitive_update_morphs(gp, pose, error);
-        if (res == VS_OK)
-            res = renderer_upload_joints(r, sp, path, d->method, pose, gp->node,
-                                         error);
-        if (res != VS_OK) return res;
-        gpu_primitive_bind(gp);
-        float color[4];
-        base_color(r->asset, gp->prim, color);
-        color[3] = 1.0f;
-        if (d->view == VS_VIEW_OUTLINE) {
-            /* Flat fill pushed back a little so the edges drawn at the same
-             * depth win the depth test (the tutorial's outline pictures). */
-            for (int k = 0; k < 3; ++k)
-                color[k] = 0.55f + 0.4f * color[k];
-            glUniform4fv(sp->u_color, 1, color);
-            glEnable(GL_POLYGON_OFFSET_FILL);
-            glPolygonOffset(1.0f, 1.0f);
-            gpu_primitive_draw(gp, false);
-            glDisable(GL_POLYGON_OFFSET_FILL);
-            glUniform4fv(sp->u_color, 1, outline_edge);
-            gpu_primitive_draw(gp, true);
-        } else {
-            glUniform4fv(sp->u_color, 1, color);
-            gpu_primitive_draw(gp, false);
+    material_reset(sp);
+    uint32_t first = r->prim_count;
+    if (d->view == VS_VIEW_SHADED) first = shaded_order(r, pose, vp);
+    vs_result res = VS_OK;
+    for (uint32_t k = 0; k < r->prim_count && res == VS_OK; ++k) {
+        uint32_t i = d->view == VS_VIEW_SHADED ? r->order[k] : k;
+        if (k == first) {
+            /* Blended surfaces test depth against the opaque ones but do
+             * not hide each other. */
+            glEnable(GL_BLEND);
+            glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE,
+                                GL_ONE_MINUS_SRC_ALPHA);
+            glDepthMask(GL_FALSE);
         }
+        res = draw_one(r, pose, d, path, sp, &r->prims[i], error);
     }
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    material_reset(sp);
     glBindVertexArray(0);
+    if (res != VS_OK) return res;
     return gl_check("drawing", error);
 }
 

@@ -18,8 +18,35 @@ enum {
     BUF_JOINTS,
     BUF_WEIGHTS,
     BUF_INDICES,
-    BUF_EDGES
+    BUF_EDGES,
+    BUF_TEXCOORD,
+    BUF_COLOR
 };
+
+/* The vertex nearest the centroid of the positions: one point that stands
+ * for the primitive when BLEND primitives are sorted by depth. */
+static int64_t center_vertex(const vs_primitive *prim)
+{
+    if (prim->vertex_count == 0) return -1;
+    double c[3] = {0, 0, 0};
+    for (uint32_t v = 0; v < prim->vertex_count; ++v)
+        for (int k = 0; k < 3; ++k) c[k] += prim->positions[v * 3 + k];
+    for (int k = 0; k < 3; ++k) c[k] /= prim->vertex_count;
+    int64_t best = 0;
+    double best_d = -1.0;
+    for (uint32_t v = 0; v < prim->vertex_count; ++v) {
+        double d = 0.0;
+        for (int k = 0; k < 3; ++k) {
+            double e = prim->positions[v * 3 + k] - c[k];
+            d += e * e;
+        }
+        if (best_d < 0.0 || d < best_d) {
+            best_d = d;
+            best = v;
+        }
+    }
+    return best;
+}
 
 static void upload_array(GLuint buffer, size_t bytes, const void *data,
                          GLenum usage)
@@ -87,8 +114,9 @@ vs_result gpu_primitive_upload(const vs_asset *asset, const vs_allocator *alloc,
         mesh_topology_normals(&topo, prim->positions, prim->vertex_count,
                               out->normals);
 
+    out->center_vertex = center_vertex(prim);
     glGenVertexArrays(1, &out->vao);
-    glGenBuffers(6, out->buffers);
+    glGenBuffers(GPU_BUFFER_COUNT, out->buffers);
     glBindVertexArray(out->vao);
     GLenum usage = prim->target_count ? GL_DYNAMIC_DRAW : GL_STATIC_DRAW;
     upload_array(out->buffers[BUF_POSITION], v3 * sizeof(float),
@@ -106,6 +134,20 @@ vs_result gpu_primitive_upload(const vs_asset *asset, const vs_allocator *alloc,
         upload_array(out->buffers[BUF_WEIGHTS], vi * sizeof(float),
                      prim->weights, GL_STATIC_DRAW);
         setup_influences(prim, out->buffers);
+    }
+    if (prim->base_color_texcoords) {
+        upload_array(out->buffers[BUF_TEXCOORD],
+                     (size_t)prim->vertex_count * 2 * sizeof(float),
+                     prim->base_color_texcoords, GL_STATIC_DRAW);
+        glEnableVertexAttribArray(ATTR_TEXCOORD);
+        glVertexAttribPointer(ATTR_TEXCOORD, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+    }
+    if (prim->colors) {
+        upload_array(out->buffers[BUF_COLOR],
+                     (size_t)prim->vertex_count * 4 * sizeof(float),
+                     prim->colors, GL_STATIC_DRAW);
+        glEnableVertexAttribArray(ATTR_COLOR);
+        glVertexAttribPointer(ATTR_COLOR, 4, GL_FLOAT, GL_FALSE, 0, NULL);
     }
     /* The element buffer binding is VAO state; the edges are bound in its
      * place for the outline pass. */
@@ -170,6 +212,10 @@ void gpu_primitive_bind(const gpu_primitive *gp)
         glVertexAttribI4ui(ATTR_JOINTS1, 0, 0, 0, 0);
         glVertexAttrib4f(ATTR_WEIGHTS1, 0.0f, 0.0f, 0.0f, 0.0f);
     }
+    if (!gp->prim->base_color_texcoords)
+        glVertexAttrib4f(ATTR_TEXCOORD, 0.0f, 0.0f, 0.0f, 1.0f);
+    if (!gp->prim->colors)
+        glVertexAttrib4f(ATTR_COLOR, 1.0f, 1.0f, 1.0f, 1.0f);
 }
 
 void gpu_primitive_draw(const gpu_primitive *gp, bool edges)
@@ -189,7 +235,7 @@ void gpu_primitive_draw(const gpu_primitive *gp, bool edges)
 void gpu_primitive_free(gpu_primitive *gp)
 {
     if (gp->vao) glDeleteVertexArrays(1, &gp->vao);
-    if (gp->buffers[0]) glDeleteBuffers(6, gp->buffers);
+    if (gp->buffers[0]) glDeleteBuffers(GPU_BUFFER_COUNT, gp->buffers);
     mem_free(gp->alloc, gp->normals);
     mem_free(gp->alloc, gp->scratch);
     *gp = (gpu_primitive){0};

@@ -12,19 +12,25 @@
 
 #include "vskin/vskin.h"
 
+#define GPU_BUFFER_COUNT 8
+
 typedef struct gpu_primitive {
     uint32_t node;      /* the mesh instance's node */
     uint32_t primitive; /* index in the node's mesh */
     const vs_primitive *prim;
     const vs_allocator *alloc; /* the asset's: normals and scratch */
     GLuint vao;
-    GLuint buffers[6]; /* position, normal, joints, weights, indices, edges */
+    /* position, normal, joints, weights, indices, edges, texcoord, colour */
+    GLuint buffers[GPU_BUFFER_COUNT];
     GLenum mode;       /* GL_POINTS, GL_LINES or GL_TRIANGLES */
     uint32_t index_count;
     uint32_t edge_index_count;
     float *normals; /* the normals uploaded at rest (file's or generated) */
     float *scratch; /* 6 floats per vertex for morphing, or NULL */
     bool morphed;   /* the buffers currently hold morphed data */
+    /* A bind-space vertex near the primitive's centre (its index), whose
+     * skinned depth orders BLEND primitives back to front; -1: none. */
+    int64_t center_vertex;
 } gpu_primitive;
 
 /* The largest influence count the shader takes: JOINTS_0/1, WEIGHTS_0/1. */

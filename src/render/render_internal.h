@@ -10,16 +10,24 @@
 #include "render/egl_context.h"
 #include "render/gpu_mesh.h"
 #include "render/joint_texture.h"
+#include "render/textures.h"
 #include "vskin/vskin_render.h"
 
 /* Uniform vectors kept free for everything but the joint array (view
  * projection, flags, colours) and for what drivers reserve themselves. */
 #define UNIFORM_HEADROOM_VECTORS 32
 
+/* A BLEND primitive's depth for back-to-front sorting. */
+typedef struct blend_key {
+    float depth;
+    uint32_t prim;
+} blend_key;
+
 typedef struct skin_program {
     GLuint program; /* 0 until first used */
     GLint u_view_proj, u_raw_weights, u_debug, u_mode, u_color, u_light_dir;
     GLint u_joint_mat, u_joint_tex, u_joint_dq;
+    GLint u_base_tex, u_has_tex, u_uv_transform, u_alpha_mode, u_alpha_cutoff;
 } skin_program;
 
 /* programs[] index: upload path (uniforms 0, texture 1) + 2 * DQS. */
@@ -53,7 +61,31 @@ struct vs_renderer {
 
     GLuint fbo, color_rb, depth_rb;
     uint32_t fb_width, fb_height;
+
+    /* The images as textures, loaded when the shaded view first needs
+     * them, and the warnings of those that could not be. */
+    texture_cache textures;
+    /* Draw order of the shaded view (BLEND primitives last, back to
+     * front) and the sort keys of the BLEND ones: prim_count of each. */
+    uint32_t *order;
+    struct blend_key *blend_keys;
 };
+
+/* The shaded view's material state of one primitive (material_state.c):
+ * base colour factor into u_color, the base colour texture on unit
+ * BASE_COLOR_UNIT with its sampler and texture transform, the alpha mode
+ * and face culling (back faces of single-sided materials). */
+void material_apply(vs_renderer *r, const skin_program *sp,
+                    const gpu_primitive *gp);
+/* Whether the primitive's material blends (alphaMode BLEND). */
+bool material_blends(const vs_asset *asset, const gpu_primitive *gp);
+/* NDC depth of the primitive's centre vertex in the pose (skinned with
+ * the pose's joint matrices), for back-to-front sorting; +inf when it has
+ * none. */
+float primitive_depth(vs_renderer *r, const vs_pose *pose,
+                      const gpu_primitive *gp, const float view_proj[16]);
+/* Neutral material uniforms for the views that do not use them. */
+void material_reset(const skin_program *sp);
 
 /* `requested` resolved for a skinning method: AUTO takes the uniform array
  * when that method's joint data fits it (4 vectors per joint for matrices,

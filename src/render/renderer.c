@@ -67,6 +67,10 @@ vs_result vs_renderer_create_with_options(const vs_asset *asset,
     vs_result res =
         mem_check_allocator(&alloc, "vs_renderer_create", "allocator", error);
     if (res != VS_OK) return res;
+    if (options && options->file_reader.release && !options->file_reader.read)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_renderer_create: options->file_reader: release "
+                         "is set but read is NULL");
     vs_renderer *r = mem_calloc(&alloc, 1, sizeof *r);
     if (!r)
         return set_error(error, VS_ERROR_OUT_OF_MEMORY,
@@ -106,6 +110,20 @@ vs_result vs_renderer_create_with_options(const vs_asset *asset,
         (uint64_t)(vectors > 0 ? vectors : 0);
     res = upload_meshes(r, error);
     if (res == VS_OK) res = renderer_overlay_init(r, error);
+    if (res == VS_OK)
+        res = texture_cache_init(&r->textures, asset, r->asset_alloc,
+                                 options ? &options->file_reader : NULL,
+                                 error);
+    if (res == VS_OK) {
+        r->order = mem_calloc(r->asset_alloc, r->prim_count + 1,
+                              sizeof *r->order);
+        r->blend_keys = mem_calloc(r->asset_alloc, r->prim_count + 1,
+                                   sizeof *r->blend_keys);
+        if (!r->order || !r->blend_keys)
+            res = set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                            "%s: out of memory for %u GPU primitives",
+                            asset->source_name, r->prim_count);
+    }
     if (res != VS_OK) {
         vs_renderer_destroy(r);
         return res;
@@ -126,6 +144,7 @@ void vs_renderer_destroy(vs_renderer *r)
         for (int i = 0; i < SKIN_PROGRAM_COUNT; ++i)
             if (r->programs[i].program) glDeleteProgram(r->programs[i].program);
         joint_texture_free(&r->joint_tex);
+        texture_cache_free(&r->textures, true);
         if (r->overlay_program) glDeleteProgram(r->overlay_program);
         if (r->overlay_vao) glDeleteVertexArrays(1, &r->overlay_vao);
         if (r->overlay_vbo) glDeleteBuffers(1, &r->overlay_vbo);
@@ -139,11 +158,21 @@ void vs_renderer_destroy(vs_renderer *r)
             gpu_primitive_free(&r->prims[i]);
         }
     }
+    texture_cache_free(&r->textures, false);
     egl_context_close(&r->egl);
+    mem_free(r->asset_alloc, r->order);
+    mem_free(r->asset_alloc, r->blend_keys);
     mem_free(r->asset_alloc, r->prims);
     mem_free(r->asset_alloc, r->is_joint);
     mem_free(r->asset_alloc, r->overlay_scratch);
     free_memory(r);
+}
+
+const vs_warning *vs_renderer_warnings(const vs_renderer *r,
+                                       uint32_t *out_count)
+{
+    if (out_count) *out_count = r ? r->textures.warning_count : 0;
+    return r ? r->textures.warnings : NULL;
 }
 
 const char *vs_renderer_gl_renderer(const vs_renderer *r)
@@ -213,8 +242,15 @@ vs_result renderer_program(vs_renderer *r, vs_upload_path path,
     sp->u_joint_mat = glGetUniformLocation(p, "u_jointMat");
     sp->u_joint_tex = glGetUniformLocation(p, "u_jointTex");
     sp->u_joint_dq = glGetUniformLocation(p, "u_jointDq");
+    sp->u_base_tex = glGetUniformLocation(p, "u_baseTex");
+    sp->u_has_tex = glGetUniformLocation(p, "u_hasTex");
+    sp->u_uv_transform = glGetUniformLocation(p, "u_uvTransform");
+    sp->u_alpha_mode = glGetUniformLocation(p, "u_alphaMode");
+    sp->u_alpha_cutoff = glGetUniformLocation(p, "u_alphaCutoff");
     glUseProgram(p);
     if (sp->u_joint_tex >= 0) glUniform1i(sp->u_joint_tex, 0);
+    if (sp->u_base_tex >= 0) glUniform1i(sp->u_base_tex, BASE_COLOR_UNIT);
+    material_reset(sp);
     return gl_check("building the skinning program", error);
 }
 

@@ -55,9 +55,13 @@ const char skin_vertex_shader[] =
     "layout(location = 3) in vec4 a_weight0;\n"
     "layout(location = 4) in uvec4 a_joint1;\n"
     "layout(location = 5) in vec4 a_weight1;\n"
+    "layout(location = 6) in vec2 a_texcoord;\n"
+    "layout(location = 7) in vec4 a_color;\n"
     "out vec3 v_position;\n"
     "out vec3 v_normal;\n"
     "out vec3 v_debug;\n"
+    "out vec2 v_texcoord;\n"
+    "out vec4 v_color;\n"
     /* A distinct colour per joint: golden-ratio hue steps, HSV -> RGB. */
     "vec3 jointColor(uint j) {\n"
     "    float h = fract(float(j) * 0.61803398875);\n"
@@ -160,20 +164,35 @@ const char skin_vertex_main[] =
     "= a_joint1[i]; }\n"
     "    v_debug = u_debug == 0 ? (sum > 0.0 ? blended / sum : vec3(0.5))\n"
     "                           : jointColor(best);\n"
+    "    v_texcoord = a_texcoord;\n"
+    "    v_color = a_color;\n"
     "    gl_Position = u_viewProj * vec4(world.xyz, 1.0);\n"
     "}\n";
 
 /* Half-lambert ("wrap") lighting: 0.5 * dot(n, l) + 0.5, so the side away
- * from the light is dim, not black. Both faces are lit (flip on the back). */
+ * from the light is dim, not black. Both faces are lit (flip on the back).
+ * The shaded view's base colour is glTF 2.0's (§3.9.2): factor x texture
+ * (KHR_texture_transform's matrix applied to the coordinates) x COLOR_0;
+ * MASK discards below the cutoff and then is opaque, OPAQUE ignores
+ * alpha, BLEND keeps it. The texture's bytes are used as the colours to
+ * show, as the factor is: no sRGB decoding, as there is no linear
+ * lighting to decode for. */
 const char skin_fragment_shader[] =
     "#version 300 es\n"
     "precision highp float;\n"
     "uniform int u_mode;\n"
     "uniform vec4 u_color;\n"
     "uniform vec3 u_lightDir;\n"
+    "uniform sampler2D u_baseTex;\n"
+    "uniform bool u_hasTex;\n"
+    "uniform mat3 u_uvTransform;\n"
+    "uniform int u_alphaMode;\n" /* vs_alpha_mode */
+    "uniform float u_alphaCutoff;\n"
     "in vec3 v_position;\n"
     "in vec3 v_normal;\n"
     "in vec3 v_debug;\n"
+    "in vec2 v_texcoord;\n"
+    "in vec4 v_color;\n"
     "out vec4 fragColor;\n"
     "void main() {\n"
     "    vec3 n = v_normal;\n"
@@ -181,8 +200,14 @@ const char skin_fragment_shader[] =
     "    n = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);\n"
     "    if (!gl_FrontFacing) n = -n;\n"
     "    if (u_mode == 0) {\n"
+    "        vec4 base = u_color * v_color;\n"
+    "        if (u_hasTex)\n"
+    "            base *= texture(u_baseTex, (u_uvTransform * "
+    "vec3(v_texcoord, 1.0)).xy);\n"
+    "        if (u_alphaMode == 1 && base.a < u_alphaCutoff) discard;\n"
+    "        if (u_alphaMode != 2) base.a = 1.0;\n"
     "        float d = 0.5 * dot(n, u_lightDir) + 0.5;\n"
-    "        fragColor = vec4(u_color.rgb * d, u_color.a);\n"
+    "        fragColor = vec4(base.rgb * d, base.a);\n"
     "    } else if (u_mode == 1) {\n"
     "        fragColor = u_color;\n"
     "    } else if (u_mode == 2) {\n"

@@ -13,12 +13,19 @@ enum {
     ATTR_JOINTS0 = 2,  /* uvec4, JOINTS_0 */
     ATTR_WEIGHTS0 = 3, /* vec4, WEIGHTS_0 */
     ATTR_JOINTS1 = 4,  /* uvec4, JOINTS_1 (constant 0 when absent) */
-    ATTR_WEIGHTS1 = 5  /* vec4, WEIGHTS_1 (constant 0 when absent) */
+    ATTR_WEIGHTS1 = 5, /* vec4, WEIGHTS_1 (constant 0 when absent) */
+    ATTR_TEXCOORD = 6, /* vec2, the material's TEXCOORD_n (constant 0) */
+    ATTR_COLOR = 7     /* vec4, COLOR_0 (constant 1 when absent) */
 };
+
+/* Texture units: the joint texture is unit 0, the base colour unit 1. */
+#define BASE_COLOR_UNIT 1
+
+/* Alpha modes of the fragment shader's u_alphaMode: vs_alpha_mode. */
 
 /* View modes understood by the fragment shader's u_mode. */
 enum {
-    MODE_SHADED = 0,
+    MODE_SHADED = 0, /* base colour (factor x texture x COLOR_0), lit */
     MODE_FLAT = 1,  /* u_color as it is (outline fill and edges) */
     MODE_DEBUG = 2, /* the vertex shader's v_debug colour */
     MODE_NORMALS = 3

@@ -199,11 +199,36 @@ static void cli_writes_valid_gltf_and_reports_the_error(void)
     remove(bin);
 }
 
+/* The copy's images are read from the source's folder (broken.png is 23
+ * bytes: read, not decoded). */
+static void images_stay_readable(void)
+{
+    vs_asset *src =
+        load(VS_TEST_DATA "/render/textured_quad/broken_image.gltf");
+    vs_asset *out = src ? reweight(src, 4, true, NULL) : NULL;
+    if (!out) {
+        vs_asset_free(src);
+        return;
+    }
+    const uint8_t *data = NULL;
+    size_t size = 0;
+    vs_error e = {0};
+    CHECK_MSG(out->image_count == 1 &&
+                  vs_asset_image_bytes(out, 0, NULL, &data, &size, &e) ==
+                      VS_OK &&
+                  size == 23,
+              "%s", e.message);
+    vs_asset_image_bytes_free(out, 0, data, size);
+    vs_asset_free(out);
+    vs_asset_free(src);
+}
+
 int main(void)
 {
     RUN(keeps_the_largest_weights_renormalized);
     RUN(position_error_grows_with_dropped_weight);
     RUN(bad_options_are_refused);
     RUN(cli_writes_valid_gltf_and_reports_the_error);
+    RUN(images_stay_readable);
     return test_failures ? 1 : 0;
 }

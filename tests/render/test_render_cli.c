@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* `vskin render` end to end: PNG and GIF files are well formed and the same
- * command writes the same bytes twice; usage errors exit 2. */
+ * command writes the same bytes twice; usage errors exit 2; an image the
+ * renderer cannot decode is a warning on stderr (not with --quiet), and
+ * the picture is still written. */
 #include <sys/wait.h>
 
 #include "write/image/image_writers.h"
@@ -90,6 +92,22 @@ static void test_usage_errors(void)
     CHECK(run_cli("-o") == 2);
 }
 
+static void test_unreadable_image_is_a_warning(void)
+{
+    unsigned char err[4096];
+    CHECK(run_cli("'" VS_TEST_DATA "/render/textured_quad/broken_image.gltf' "
+                  "--size 16x16 -o bi.png") == 0);
+    size_t n = test_slurp_tmp("render_cli.err", err, sizeof err - 1);
+    err[n] = '\0';
+    CHECK_MSG(strstr((char *)err, "warning: images[0]") &&
+                  strstr((char *)err, "bad PNG"),
+              "%s", (char *)err);
+    CHECK(test_slurp_tmp("bi.png", a, sizeof a) > 0);
+    CHECK(run_cli("'" VS_TEST_DATA "/render/textured_quad/broken_image.gltf' "
+                  "--quiet --size 16x16 -o bi.png") == 0);
+    CHECK(test_slurp_tmp("render_cli.err", err, sizeof err - 1) == 0);
+}
+
 int main(void)
 {
     if (run_cli("--size 8x8 -o probe.png") != 0) {
@@ -105,5 +123,6 @@ int main(void)
     RUN(test_gif_loops_and_is_deterministic);
     RUN(test_camera_upload_and_ortho_options);
     RUN(test_usage_errors);
+    RUN(test_unreadable_image_is_a_warning);
     return test_summary();
 }

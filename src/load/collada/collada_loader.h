@@ -278,6 +278,15 @@ vs_result collada_morph_get(collada_ctx *ctx, const xmlNode *controller,
  * and no <skin>: a mesh with morph targets and no vs_skin. */
 bool collada_instance_is_morph(collada_ctx *ctx, const xmlNode *instance);
 
+/* ---- collada_image.c */
+
+/* Fills asset->images from <library_images> (URIs only, nothing read). */
+vs_result collada_load_images(collada_ctx *ctx);
+/* The base colour texture a <texture> element of `effect` names (image -1,
+ * with a warning, when it names no image). */
+vs_result collada_diffuse_texture(collada_ctx *ctx, const xmlNode *effect,
+                                  const xmlNode *texture, vs_texture_ref *out);
+
 /* ---- collada_material.c */
 
 /* Fills asset->materials from <library_materials>. */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* COLLADA materials: every <material> of <library_materials> becomes one
  * vs_material, its base colour the <diffuse><color> of the common profile
- * of its effect (<emission> for <constant>), white when the diffuse is a
- * texture or absent. Primitives name a material symbol that each instance
- * binds through <bind_material><instance_material symbol target>. */
+ * of its effect (<emission> for <constant>), or its base colour texture the
+ * <diffuse><texture> (collada_image.c) on a white factor; white when absent.
+ * <double_sided> in an extra technique of the effect or profile (as Maya
+ * and FCollada write it) makes it double sided. Primitives name a material
+ * symbol that each instance binds through <bind_material><instance_material
+ * symbol target>. */
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -13,16 +16,45 @@
 
 static const char *const shaders[] = {"lambert", "phong", "blinn", "constant"};
 
-static vs_result effect_color(collada_ctx *ctx, const xmlNode *material,
-                              float out[4])
+/* <extra><technique><double_sided>1 under the effect or its profile. */
+static bool double_sided(collada_ctx *ctx, const xmlNode *effect)
 {
+    const xmlNode *scopes[2] = {effect, collada_child(effect, "profile_COMMON")};
+    for (int s = 0; s < 2; ++s)
+        for (const xmlNode *x = collada_child(scopes[s], "extra"); x;
+             x = collada_next(x, "extra"))
+            for (const xmlNode *t = collada_child(x, "technique"); t;
+                 t = collada_next(t, "technique")) {
+                const xmlNode *d = collada_child(t, "double_sided");
+                const char *v = NULL;
+                if (d && collada_text(ctx, d, &v) == VS_OK && v &&
+                    (v[strspn(v, " \t\r\n")] == '1' ||
+                     strncmp(v + strspn(v, " \t\r\n"), "true", 4) == 0))
+                    return true;
+            }
+    return false;
+}
+
+static vs_result effect_color(collada_ctx *ctx, const xmlNode *material,
+                              vs_material *m)
+{
+    float *out = m->base_color;
     out[0] = out[1] = out[2] = out[3] = 1.0f;
+    m->base_color_texture = (vs_texture_ref){.image = -1, .scale = {1, 1}};
+    m->alpha_cutoff = 0.5f;
     const xmlNode *ie = collada_child(material, "instance_effect");
     if (!ie) return VS_OK;
     const xmlNode *effect;
     vs_result r = collada_resolve(ctx, ie, "url", collada_attr(ie, "url"),
                                   "effect", &effect);
     if (r != VS_OK) return r;
+    /* A malformed hint is no reason to refuse the file, nor an error
+     * to leave behind. */
+    vs_error quiet;
+    vs_error *saved = ctx->error;
+    ctx->error = &quiet;
+    m->double_sided = double_sided(ctx, effect);
+    ctx->error = saved;
     const xmlNode *tech =
         collada_child(collada_child(effect, "profile_COMMON"), "technique");
     const xmlNode *shader = NULL;
@@ -31,8 +63,12 @@ static vs_result effect_color(collada_ctx *ctx, const xmlNode *material,
     if (!shader) return VS_OK;
     const xmlNode *slot = collada_child(
         shader, collada_is(shader, "constant") ? "emission" : "diffuse");
+    const xmlNode *texture = collada_child(slot, "texture");
+    if (texture)
+        return collada_diffuse_texture(ctx, effect, texture,
+                                       &m->base_color_texture);
     const xmlNode *color = collada_child(slot, "color");
-    if (!color) return VS_OK; /* a texture or nothing: neutral */
+    if (!color) return VS_OK; /* nothing: neutral */
     float *v;
     uint32_t n;
     if ((r = collada_floats(ctx, color, &v, &n))) return r;
@@ -49,7 +85,8 @@ vs_result collada_load_materials(collada_ctx *ctx)
     for (const xmlNode *m = collada_item(ctx->root, NULL, LIB, "material"); m;
          m = collada_item(ctx->root, m, LIB, "material"))
         ++n;
-    if (n == 0) return VS_OK;
+    vs_result r = collada_load_images(ctx);
+    if (r != VS_OK || n == 0) return r;
     vs_material *mats =
         vs_priv_asset_calloc(ctx->asset, n, sizeof *mats, ctx->error, "materials");
     ctx->materials = collada_tmp(ctx, n, sizeof *ctx->materials, "materials");
@@ -59,7 +96,7 @@ vs_result collada_load_materials(collada_ctx *ctx)
          m = collada_item(ctx->root, m, LIB, "material"), ++n) {
         const char *name = collada_attr(m, "name");
         if (!name) name = collada_attr(m, "id");
-        vs_result r = effect_color(ctx, m, mats[n].base_color);
+        r = effect_color(ctx, m, &mats[n]);
         if (r != VS_OK) return r;
         if (!collada_strdup(ctx, name ? name : "", &mats[n].name))
             return COLLADA_ERR(ctx);
@@ -121,6 +158,12 @@ vs_result collada_instance_mesh(collada_ctx *ctx, const xmlNode *instance,
         vs_result r =
             collada_bind_material(ctx, instance, g->symbols[i], &p[i].material);
         if (r != VS_OK) return r;
+        /* The geometry keeps its lowest TEXCOORD set, the one the common
+         * profile's textures read unless <bind_vertex_input> says
+         * otherwise. */
+        if (p[i].material >= 0 &&
+            ctx->asset->materials[p[i].material].base_color_texture.image >= 0)
+            p[i].base_color_texcoords = p[i].texcoords;
     }
     mesh->primitives = p;
     mesh->primitive_count = n;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* glTF 1.0 materials (name and diffuse colour only) and meshes. */
+/* glTF 1.0 meshes (materials: gltf1_material.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,46 +7,6 @@
 #include "asset/asset_internal.h"
 #include "base/error.h"
 #include "load/gltf1/gltf1_internal.h"
-
-/* glTF 1.0 materials hold technique parameter values; "diffuse" (plain or in
- * KHR_materials_common) is the closest thing to a base colour. */
-static void material_color(const cJSON *mat, float out[4])
-{
-    const cJSON *values = cJSON_GetObjectItemCaseSensitive(mat, "values");
-    const cJSON *diffuse = cJSON_GetObjectItemCaseSensitive(values, "diffuse");
-    if (!diffuse) {
-        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(mat, "extensions");
-        const cJSON *common =
-            cJSON_GetObjectItemCaseSensitive(ext, "KHR_materials_common");
-        values = cJSON_GetObjectItemCaseSensitive(common, "values");
-        diffuse = cJSON_GetObjectItemCaseSensitive(values, "diffuse");
-    }
-    out[0] = out[1] = out[2] = out[3] = 1.0f;
-    int n = cJSON_IsArray(diffuse) ? cJSON_GetArraySize(diffuse) : 0;
-    if (n != 3 && n != 4) return; /* a texture id: no constant colour */
-    int i = 0;
-    for (const cJSON *e = diffuse->child; e; e = e->next, ++i)
-        if (cJSON_IsNumber(e) && isfinite(e->valuedouble))
-            out[i] = (float)e->valuedouble;
-}
-
-vs_result gltf1_load_materials(gltf1_ctx *c)
-{
-    uint32_t n = c->materials.count;
-    if (n == 0) return VS_OK;
-    vs_material *mats =
-        vs_priv_asset_calloc(c->asset, n, sizeof *mats, c->error, "materials");
-    if (!mats) return c->error->code;
-    for (uint32_t i = 0; i < n; ++i) {
-        const cJSON *mat = c->materials.items[i];
-        mats[i].name = gltf1_name(c, mat, mat->string);
-        if (!mats[i].name) return c->error->code;
-        material_color(mat, mats[i].base_color);
-    }
-    c->asset->materials = mats;
-    c->asset->material_count = n;
-    return VS_OK;
-}
 
 /* Optional attribute `name` with `components` per element and one element
  * per vertex. *out stays NULL when absent. */
@@ -235,6 +195,9 @@ static vs_result load_primitive(gltf1_ctx *c, const cJSON *p, const char *ppath,
         if ((r = gltf1_resolve(c, &c->materials, mat, path, &m)) != VS_OK)
             return r;
         prim->material = (int32_t)m;
+        /* glTF 1.0 techniques read one texture coordinate set. */
+        if (c->asset->materials[m].base_color_texture.image >= 0)
+            prim->base_color_texcoords = prim->texcoords;
     }
     return VS_OK;
 }

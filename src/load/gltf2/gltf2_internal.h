@@ -228,6 +228,9 @@ vs_result gltf2_scene_roots(gltf2_ctx *c, vs_scene *scenes, uint32_t n);
 vs_result gltf2_load_nodes(gltf2_ctx *c);
 vs_result gltf2_load_scenes(gltf2_ctx *c);
 vs_result gltf2_load_meshes(gltf2_ctx *c);
+/* Images before materials, materials before meshes: a primitive decodes
+ * the texture coordinate set its material reads (gltf2_material.c). */
+vs_result gltf2_load_images(gltf2_ctx *c);
 vs_result gltf2_load_materials(gltf2_ctx *c);
 vs_result gltf2_load_skins(gltf2_ctx *c);
 vs_result gltf2_load_animations(gltf2_ctx *c);

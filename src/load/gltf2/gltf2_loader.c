@@ -220,6 +220,7 @@ vs_result gltf2_load(vs_asset *asset, const cJSON *root, const uint8_t *bin,
     if ((r = gltf2_index_accessors(&c)) == VS_OK &&
         (r = gltf2_load_buffers(&c, bin, bin_size, base_dir)) == VS_OK &&
         (r = gltf2_check_accessors(&c)) == VS_OK &&
+        (r = gltf2_load_images(&c)) == VS_OK &&
         (r = gltf2_load_materials(&c)) == VS_OK &&
         (r = gltf2_load_meshes(&c)) == VS_OK &&
         (r = gltf2_load_nodes(&c)) == VS_OK &&

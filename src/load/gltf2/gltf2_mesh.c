@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* glTF 2.0 meshes (§3.7.2): primitives with their attributes decoded to the
  * plain arrays of vs_primitive, skinning sets packed 4 per JOINTS_n/WEIGHTS_n
- * (§3.7.3.1), morph targets (§3.7.2.2). The
- * component types allowed are the core ones plus KHR_mesh_quantization's. */
+ * (§3.7.3.1), morph targets (§3.7.2.2), COLOR_0 and the TEXCOORD_n set the
+ * material's base colour texture reads (gltf2_material.c). The component
+ * types allowed are the core ones plus KHR_mesh_quantization's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,11 @@ static const gltf2_expect core_vec3 = CORE("VEC3", GLTF2_CT_FLOAT, 0);
 static const gltf2_expect core_vec4 = CORE("VEC4", GLTF2_CT_FLOAT, 0);
 static const gltf2_expect core_texcoord =
     CORE("VEC2", GLTF2_CT_FLOAT | CT_U8 | CT_U16, CT_U8 | CT_U16);
+/* §3.7.2.1: COLOR_n is VEC3 or VEC4, float or normalized unsigned. */
+static const gltf2_expect expect_color = {
+    .types = {"VEC3", "VEC4"},
+    .ctypes = GLTF2_CT_FLOAT | CT_U8 | CT_U16,
+    .ctypes_normalized = CT_U8 | CT_U16};
 
 #define PICK(c, quantized, core) ((c)->quantization ? (quantized) : (core))
 
@@ -233,6 +239,57 @@ static vs_result primitive_data(gltf2_ctx *c, const cJSON *obj,
                                 const cJSON *attrs, const char *path,
                                 vs_primitive *p);
 
+/* COLOR_0 as RGBA: an RGB set gets alpha 1 (§3.7.2.1). */
+static vs_result color0(gltf2_ctx *c, const cJSON *attrs, const char *ap,
+                        vs_primitive *p)
+{
+    int32_t index;
+    vs_result r = json_index(c, attrs, "COLOR_0", ap, c->accessor_count,
+                             false, &index);
+    if (r != VS_OK || index < 0) return r;
+    char ref[GLTF2_PATH];
+    path_fmt(ref, "%s.COLOR_0", ap);
+    gltf2_expect e = expect_color;
+    e.count = p->vertex_count;
+    float *f;
+    uint32_t n, comps;
+    if ((r = gltf2_accessor_floats(c, index, ref, &e, &f, &n, &comps)))
+        return r;
+    if (comps == 4) {
+        p->colors = f;
+        return VS_OK;
+    }
+    float *rgba = vs_priv_asset_calloc(c->asset, (size_t)n * 4 + 1,
+                                       sizeof *rgba, c->error, ref);
+    if (!rgba) return ERR(c);
+    for (uint32_t v = 0; v < n; ++v) {
+        memcpy(rgba + (size_t)v * 4, f + (size_t)v * 3, 3 * sizeof *f);
+        rgba[(size_t)v * 4 + 3] = 1.0f;
+    }
+    p->colors = rgba;
+    return VS_OK;
+}
+
+/* The TEXCOORD_n set the material's base colour texture reads: set 0 is
+ * `texcoords`; another set is decoded here. */
+static vs_result material_texcoords(gltf2_ctx *c, const cJSON *attrs,
+                                    const char *ap, vs_primitive *p)
+{
+    if (p->material < 0) return VS_OK;
+    const vs_texture_ref *t =
+        &c->asset->materials[p->material].base_color_texture;
+    if (t->image < 0) return VS_OK;
+    if (t->texcoord == 0) {
+        p->base_color_texcoords = p->texcoords;
+        return VS_OK;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "TEXCOORD_%u", t->texcoord);
+    return attribute(c, attrs, name, ap,
+                     PICK(c, expect_texcoord, core_texcoord), p->vertex_count,
+                     &p->base_color_texcoords);
+}
+
 static vs_result primitive(gltf2_ctx *c, const cJSON *obj, const char *path,
                            vs_primitive *p)
 {
@@ -305,6 +362,8 @@ static vs_result primitive_data(gltf2_ctx *c, const cJSON *obj,
         (r = attribute(c, attrs, "TEXCOORD_0", ap,
                        PICK(c, expect_texcoord, core_texcoord), nv,
                        &p->texcoords)) ||
+        (r = material_texcoords(c, attrs, ap, p)) ||
+        (r = color0(c, attrs, ap, p)) ||
         (r = gltf2_check_directions(c, attrs, ap, p)) ||
         (r = skin_sets(c, attrs, ap, p)) != VS_OK ||
         (r = indices(c, obj, path, p)) != VS_OK)

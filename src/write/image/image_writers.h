@@ -26,10 +26,12 @@ vs_result png_read_rgba(const char *path, const vs_allocator *alloc,
 typedef struct vs_gif_writer gif_writer;
 
 /* delay_cs: frame time in hundredths of a second (GIF's unit). The file loops
- * forever (NETSCAPE2.0 extension). Colours are mapped to a fixed 6x7x6 RGB
- * cube (252 colours) without dithering, so frames are deterministic and
- * share one global palette. The frames go to a temporary file beside path,
- * renamed over it by gif_writer_close. */
+ * forever (NETSCAPE2.0 extension). One global palette of up to 256 colours
+ * is made from every frame (median cut, gif_palette.h) and each frame is
+ * Floyd-Steinberg dithered onto it, so the same frames give the same
+ * bytes. Frames are spooled (RGB) to an anonymous temporary file until
+ * gif_writer_close, which encodes them into a temporary file beside path
+ * and renames it over path. */
 /* The writer and what vskin allocates for it come from alloc (NULL:
  * malloc); giflib's own state from giflib's allocator (it takes no hooks). */
 vs_result gif_writer_open(const char *path, uint32_t width, uint32_t height,
