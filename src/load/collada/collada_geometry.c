@@ -341,6 +341,7 @@ static vs_result build_mesh(collada_ctx *ctx, const xmlNode *mesh,
                        : collada_triangulate(ctx, e, &c, &corners, &elements)))
             return r;
         g->position_count = in.pos.count;
+        g->source_positions = in.pos.values;
         if (elements == 0) continue;
         if ((r = build_primitive(ctx, e, &in, &c, corners,
                                  (size_t)elements * (lines ? 2 : 3),
@@ -364,6 +365,7 @@ static vs_result build_mesh(collada_ctx *ctx, const xmlNode *mesh,
                 (r = cached_source(ctx, &cache, src, ATTR_POSITION, &data)))
                 return r;
             g->position_count = data.count;
+            g->source_positions = data.values;
         }
     }
     return VS_OK;

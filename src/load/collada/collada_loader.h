@@ -253,6 +253,10 @@ vs_result collada_segments(collada_ctx *ctx, const xmlNode *prim,
 typedef struct collada_geometry {
     const char *name;
     uint32_t position_count; /* COLLADA positions (skin weights index them) */
+    /* The position_count positions themselves, 3 floats each (load
+     * temporaries): what a morph target of this geometry contributes,
+     * whether or not its polygons use each one. */
+    const float *source_positions;
     uint32_t primitive_count;
     vs_primitive *primitives; /* asset-owned arrays, material -1 */
     const char **symbols;     /* material symbol per primitive or NULL */

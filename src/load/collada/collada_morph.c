@@ -96,8 +96,10 @@ static bool same_corners(const collada_geometry *a, const collada_geometry *b)
     return true;
 }
 
-/* The target's positions by COLLADA position index; known[i] tells which
- * its polygons use. */
+/* The target's positions by COLLADA position index, and which are known:
+ * its position source (all of them), else what its polygons use. A
+ * target needs no polygons of its own (exporters write bare position
+ * lists), as its positions pair with the base's by index. */
 static vs_result target_positions(collada_ctx *ctx, const collada_geometry *t,
                                   float **pos, uint8_t **known)
 {
@@ -105,6 +107,11 @@ static vs_result target_positions(collada_ctx *ctx, const collada_geometry *t,
     *pos = collada_tmp(ctx, n ? 3 * n : 1, sizeof **pos, "morph positions");
     *known = collada_tmp(ctx, n ? n : 1, 1, "morph positions");
     if (!*pos || !*known) return COLLADA_ERR(ctx);
+    if (t->source_positions) {
+        memcpy(*pos, t->source_positions, 3 * n * sizeof **pos);
+        memset(*known, 1, n);
+        return VS_OK;
+    }
     for (uint32_t p = 0; p < t->primitive_count; ++p) {
         const vs_primitive *q = &t->primitives[p];
         for (uint32_t u = 0; u < q->vertex_count; ++u) {

@@ -220,6 +220,27 @@ static void channel_on_all_weights(void)
               "%s", err.message);
 }
 
+/* A target with positions and no polygons of its own (the conformance
+ * suite's "no_primitive" cases): its positions pair with the base's by
+ * index, so the clip poses as with t1's quad. */
+static void target_without_polygons(void)
+{
+    static const char *const edits[] = {
+        "<polylist count=\"1\">\n"
+        "          <input semantic=\"VERTEX\" source=\"#t1-v\" offset=\"0\"/>\n"
+        "          <input semantic=\"NORMAL\" source=\"#t1-nrm\" offset=\"1\"/>\n"
+        "          <vcount>4</vcount>\n"
+        "          <p>1 0 2 0 3 0 0 0</p>\n"
+        "        </polylist>\n",
+        ""};
+    vs_asset *a = NULL;
+    vs_error err = {0};
+    CHECK_MSG(load_edits(edits, 1, &a, &err) == VS_OK, "%s", err.message);
+    if (!a) return;
+    check_clip(a, "t1 without polygons");
+    vs_asset_free(a);
+}
+
 static void mismatched_targets_are_refused(void)
 {
     vs_error err;
@@ -301,6 +322,7 @@ int main(void)
     RUN(unpaired_target_normals_warn);
     RUN(converted_glb_poses_the_same);
     RUN(channel_on_all_weights);
+    RUN(target_without_polygons);
     RUN(mismatched_targets_are_refused);
     RUN(corrupted_morphs_fail_cleanly);
     return test_summary();
