@@ -114,6 +114,9 @@ static const struct {
      "UNKNOWN_ASSET_MAJOR_VERSION: version 1.0 is loaded as glTF 1.0"},
     {"glb/bom.glb", "INVALID_JSON: only a UTF-8 BOM before valid JSON"},
     {"json/bom.gltf", "INVALID_JSON: only a UTF-8 BOM before valid JSON"},
+    {"scene/unresolved_default_scene.gltf",
+     "UNRESOLVED_REFERENCE: a file without scenes can only mean all of it "
+     "by its \"scene\"; loaded with a warning"},
     {NULL, NULL}};
 
 /* Report pointers of objects vskin never reads: an error there says

@@ -73,6 +73,12 @@ vs_result collada_build_instances(collada_ctx *ctx)
         } else {
             r = geometry_instance(ctx, inst, &meshes[mesh_count]);
         }
+        /* A geometry vskin cannot read (in another file, or a <brep> or
+         * spline instead of a <mesh>): the node stays, without the mesh. */
+        if (r == VS_ERROR_UNSUPPORTED &&
+            (r = collada_demote(ctx, inst->element, "url",
+                                "the node has no mesh")) == VS_OK)
+            loaded = false;
         if (r != VS_OK) return r;
         if (loaded) ctx->nodes[inst->node].mesh = (int32_t)mesh_count++;
     }

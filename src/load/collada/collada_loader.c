@@ -3,6 +3,7 @@
  * the vs_asset (see collada_loader.h for the parts). */
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -27,6 +28,46 @@ static vs_result trimmed(collada_ctx *ctx, const xmlNode *e, const char **out)
     return VS_OK;
 }
 
+/* A positive finite number, the whole text (spaces around allowed). */
+static bool read_positive(const char *text, double *out)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    while (end && *end && strchr(" \t\r\n", *end))
+        ++end;
+    *out = v;
+    return end != text && !*end && isfinite(v) && v > 0.0;
+}
+
+/* <unit meter>: the unit scales a converted file, never the pose in the
+ * file's own units. One number cannot be misread for a decimal comma
+ * (unlike a list), so "0,01" from an exporter run under a comma locale
+ * reads as 0.01; anything else unreadable is 1 m. Both warn. */
+static vs_result read_unit(collada_ctx *ctx, const xmlNode *unit,
+                           const char *meter)
+{
+    double m;
+    if (read_positive(meter, &m)) {
+        ctx->asset->unit_meters = (float)m;
+        return VS_OK;
+    }
+    char dotted[64];
+    const char *comma = strchr(meter, ',');
+    if (comma && !strchr(comma + 1, ',') && !strchr(meter, '.') &&
+        strlen(meter) < sizeof dotted) {
+        snprintf(dotted, sizeof dotted, "%s", meter);
+        dotted[comma - meter] = '.';
+        if (read_positive(dotted, &m)) {
+            ctx->asset->unit_meters = (float)m;
+            return collada_warn(ctx, unit, "meter", "read with a decimal point",
+                                "a decimal comma (exported under a comma "
+                                "locale?)");
+        }
+    }
+    return collada_warn(ctx, unit, "meter", "1 m is used",
+                        "meter is not a positive number");
+}
+
 /* <asset>: <unit meter>, <up_axis>, <contributor><authoring_tool>. */
 static vs_result load_asset_info(collada_ctx *ctx)
 {
@@ -42,16 +83,7 @@ static vs_result load_asset_info(collada_ctx *ctx)
     }
     const xmlNode *unit = collada_child(info, "unit");
     const char *meter = collada_attr(unit, "meter");
-    if (meter) {
-        char *end = NULL;
-        double m = strtod(meter, &end);
-        while (end && strchr(" \t\r\n", *end) && *end)
-            ++end;
-        if (end == meter || *end || !isfinite(m) || !(m > 0.0))
-            return collada_fail(ctx, VS_ERROR_INVALID, unit, "meter",
-                                "meter must be a positive number");
-        ctx->asset->unit_meters = (float)m;
-    }
+    if (meter && (r = read_unit(ctx, unit, meter)) != VS_OK) return r;
     const xmlNode *up = collada_child(info, "up_axis");
     if (up) {
         const char *axis;
@@ -62,9 +94,12 @@ static vs_result load_asset_info(collada_ctx *ctx)
             ctx->asset->up_axis = VS_UP_Z;
         else if (strcmp(axis, "X_UP") == 0)
             ctx->asset->up_axis = VS_UP_X;
-        else
-            return collada_fail(ctx, VS_ERROR_INVALID, up, NULL,
-                                "\"%.40s\" is not X_UP, Y_UP or Z_UP", axis);
+        /* The axis orients a converted file, never the pose in the file's
+         * own axes: an unreadable one is the default. */
+        else if ((r = collada_warn(ctx, up, NULL, "Y_UP (the default) is used",
+                                   "\"%.40s\" is not X_UP, Y_UP or Z_UP",
+                                   axis)) != VS_OK)
+            return r;
     }
     return VS_OK;
 }

@@ -108,6 +108,12 @@ vs_result collada_fail(collada_ctx *ctx, vs_result code, const xmlNode *element,
 vs_result collada_warn(collada_ctx *ctx, const xmlNode *element,
                        const char *attr, const char *action, const char *fmt,
                        ...) VS_PRINTF(5, 6);
+/* Turns the refusal just made (ctx->error, whose message names the file
+ * first) into a warning on `element`: for what turned out to lie outside
+ * the pose (an effect, or an instance whose geometry cannot be read, which
+ * is then dropped). VS_OK, or the strict load's refusal. */
+vs_result collada_demote(collada_ctx *ctx, const xmlNode *element,
+                         const char *attr, const char *action);
 void *collada_tmp(collada_ctx *ctx, size_t count, size_t size,
                   const char *where);
 /* Arena copy of s in the asset (NULL s gives NULL); false when out of

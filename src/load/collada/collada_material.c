@@ -7,6 +7,7 @@
  * and FCollada write it) makes it double sided. Primitives name a material
  * symbol that each instance binds through <bind_material><instance_material
  * symbol target>. */
+#include <stdio.h>
 #include <string.h>
 
 #include "asset/asset_internal.h"
@@ -79,6 +80,19 @@ static vs_result effect_color(collada_ctx *ctx, const xmlNode *material,
     return VS_OK;
 }
 
+/* An effect that cannot be read (colour values under a comma locale, an
+ * effect in another file) only changes how the surface is shaded: the
+ * material keeps the neutral white, and the refusal becomes a warning. */
+static vs_result shading_flaw(collada_ctx *ctx, const xmlNode *material,
+                              vs_material *m)
+{
+    for (int k = 0; k < 4; ++k)
+        m->base_color[k] = 1.0f;
+    m->base_color_texture = (vs_texture_ref){.image = -1, .scale = {1, 1}};
+    return collada_demote(ctx, material, "id",
+                          "its effect is not read, its colour is white");
+}
+
 vs_result collada_load_materials(collada_ctx *ctx)
 {
     uint32_t n = 0;
@@ -97,6 +111,8 @@ vs_result collada_load_materials(collada_ctx *ctx)
         const char *name = collada_attr(m, "name");
         if (!name) name = collada_attr(m, "id");
         r = effect_color(ctx, m, &mats[n]);
+        if (r == VS_ERROR_INVALID || r == VS_ERROR_UNSUPPORTED)
+            r = shading_flaw(ctx, m, &mats[n]);
         if (r != VS_OK) return r;
         if (!collada_strdup(ctx, name ? name : "", &mats[n].name))
             return COLLADA_ERR(ctx);

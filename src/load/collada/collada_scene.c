@@ -228,9 +228,15 @@ static vs_result walk_node(collada_ctx *ctx, const xmlNode *e,
     for (const xmlNode *c = e->children; c; c = c->next) {
         const xmlNode *target = c;
         if (collada_is(c, "instance_node")) {
-            if ((r = collada_resolve(ctx, c, "url", collada_attr(c, "url"),
-                                     "node", &target)))
-                return r;
+            r = collada_resolve(ctx, c, "url", collada_attr(c, "url"), "node",
+                                &target);
+            /* A node in another file (vskin reads only the one given):
+             * this copy of it is left out, the rest of the tree stays. */
+            if (r == VS_ERROR_UNSUPPORTED &&
+                (r = collada_demote(ctx, c, "url", "the instance is left "
+                                                   "out")) == VS_OK)
+                continue;
+            if (r != VS_OK) return r;
         } else if (!collada_is(c, "node")) {
             continue;
         }
@@ -239,7 +245,7 @@ static vs_result walk_node(collada_ctx *ctx, const xmlNode *e,
             return r;
     }
     ctx->nodes[node].children = children;
-    ctx->nodes[node].child_count = child_count;
+    ctx->nodes[node].child_count = k;
     ctx->subtree_end[node] = ctx->node_count;
     *out = node;
     return VS_OK;

@@ -103,7 +103,10 @@ static vs_result check_range(collada_ctx *ctx, const accessor *a,
     return VS_OK;
 }
 
-/* The array's count attribute must agree with what it holds. */
+/* The array's count attribute should agree with what it holds. The
+ * accessor, not the count, says which values are read, and check_range
+ * then refuses an accessor that reaches past the values there are: a
+ * count that disagrees changes nothing read, so it is a warning. */
 static vs_result check_array_count(collada_ctx *ctx, const xmlNode *array,
                                    uint32_t found)
 {
@@ -111,7 +114,8 @@ static vs_result check_array_count(collada_ctx *ctx, const xmlNode *array,
     vs_result r = collada_uint_attr(ctx, array, "count", found, &declared);
     if (r != VS_OK) return r;
     if (declared != found)
-        return collada_fail(ctx, VS_ERROR_INVALID, array, NULL,
+        return collada_warn(ctx, array, NULL,
+                            "the values are read as the accessor says",
                             "count is %u but it holds %u values", declared,
                             found);
     return VS_OK;

@@ -116,6 +116,26 @@ vs_result collada_warn(collada_ctx *ctx, const xmlNode *element,
     return asset_warn(ctx->asset, ctx->error, where, action, "%s", what);
 }
 
+vs_result collada_demote(collada_ctx *ctx, const xmlNode *element,
+                         const char *attr, const char *action)
+{
+    const char *why = ctx->error ? ctx->error->message : "";
+    size_t n = strlen(ctx->asset->source_name);
+    if (strncmp(why, ctx->asset->source_name, n) == 0 &&
+        strncmp(why + n, ": ", 2) == 0)
+        why += n + 2;
+    /* The refusal named the same element first: the warning's object
+     * names it once. */
+    char where[256] = "";
+    if (element) element_name(element, attr, where, sizeof where);
+    size_t w = strlen(where);
+    if (w && strncmp(why, where, w) == 0 && strncmp(why + w, ": ", 2) == 0)
+        why += w + 2;
+    char copy[VS_ERROR_MESSAGE_SIZE];
+    snprintf(copy, sizeof copy, "%s", why);
+    return collada_warn(ctx, element, attr, action, "%s", copy);
+}
+
 void *collada_tmp(collada_ctx *ctx, size_t count, size_t size,
                   const char *where)
 {

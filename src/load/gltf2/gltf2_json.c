@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "asset/asset_internal.h"
+#include "asset/warnings.h"
 #include "base/error.h"
 #include "load/gltf2/gltf2_internal.h"
 
@@ -165,6 +166,15 @@ vs_result json_name(gltf2_ctx *c, const cJSON *obj, const char *path,
                     const char **out)
 {
     const char *s;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(obj, "name");
+    /* A name only labels: one that is no string is left out. */
+    if (name && !cJSON_IsString(name)) {
+        char where[GLTF2_PATH];
+        path_fmt(where, "%s.name", path);
+        *out = "";
+        return asset_warn(c->asset, c->error, where, "the name is left out",
+                          "is not a string");
+    }
     vs_result r = json_string(c, obj, "name", path, "", &s);
     if (r != VS_OK) return r;
     *out = *s ? vs_priv_asset_strdup(c->asset, s) : "";

@@ -30,8 +30,8 @@ static const char *const supported_required[] = {
 static const char *const shading_prefixes[] = {"KHR_materials_", "KHR_texture_",
                                                "EXT_texture_", NULL};
 static const char *const shading_required[] = {
-    "KHR_techniques_webgl", "KHR_lights_punctual", "EXT_lights_image_based",
-    "MSFT_texture_dds", NULL};
+    "KHR_techniques_webgl", "KHR_technique_webgl", "KHR_lights_punctual",
+    "EXT_lights_image_based", "MSFT_texture_dds", NULL};
 
 static bool supported(const char *name)
 {

@@ -196,9 +196,20 @@ vs_result gltf2_load_scenes(gltf2_ctx *c)
     }
     /* §3.5.1: "scene" names the default scene; without it any scene may be
      * shown, we take the first. */
-    int32_t scene;
-    if ((r = json_index(c, c->root, "scene", "", n, false, &scene)) != VS_OK)
+    int32_t scene = -1;
+    const cJSON *named = cJSON_GetObjectItemCaseSensitive(c->root, "scene");
+    /* A "scene" in a file without scenes (their list was removed) can only
+     * mean all of it: every root is shown, as without "scene". Where there
+     * are scenes, one it does not name could be any of them: refused. */
+    if (named && n == 0) {
+        if ((r = asset_warn(c->asset, c->error, "scene",
+                            "every root node is shown",
+                            "names a scene but the file has none")) != VS_OK)
+            return r;
+    } else if ((r = json_index(c, c->root, "scene", "", n, false, &scene)) !=
+               VS_OK) {
         return r;
+    }
     c->asset->default_scene = scene >= 0 ? scene : (n ? 0 : -1);
     return VS_OK;
 }

@@ -134,8 +134,11 @@ static void bad_samplers(void)
 
 static void bad_sources(void)
 {
+    /* The array's count disagreeing is a warning; the accessor reading
+     * past the values there are is the refusal. */
     expect(">0 10<", ">0<", VS_ERROR_INVALID,
-           "<float_array id=\"out-a\">: count is 2 but it holds 1 values");
+           "<accessor source=\"#out-a\">: count 2, stride 1, offset 0 need "
+           "2 values but the array holds 1");
     expect(">0 10<", ">0 abc<", VS_ERROR_INVALID,
            "value 1 (\"abc\") is not a number");
     expect("count=\"2\">0 10</float_array>", "count=\"1\">0</float_array>",

@@ -439,6 +439,50 @@ static void material_binding_to_nothing(void)
     vs_asset_free(a);
 }
 
+/* One number cannot be misread for a decimal comma: "0,01" is 0.01 m. */
+static void unit_with_a_decimal_comma(void)
+{
+    vs_asset *a = load_repaired(
+        "unit_comma",
+        (const edit[]){{"version=\"1.4.1\">\n",
+                        "version=\"1.4.1\">\n<asset><unit "
+                        "meter=\"0,01\"/></asset>\n"},
+                       {NULL, NULL}},
+        "<unit meter=\"0,01\">", "a decimal comma");
+    CHECK(a && a->unit_meters == 0.01f);
+    check_posed("unit_comma", a, 1.0f);
+    vs_asset_free(a);
+}
+
+/* An effect in another file only shades: the material is white. */
+static void effect_in_another_file(void)
+{
+    vs_asset *a = load_repaired(
+        "effect_file",
+        (const edit[]){{"url=\"#fx\"", "url=\"effects.dae#fx\""},
+                       {NULL, NULL}},
+        "<material id=\"mat\">", "its effect is not read");
+    CHECK(a && a->material_count == 1 && a->materials[0].base_color[1] == 1.0f);
+    check_posed("effect_file", a, 1.0f);
+    vs_asset_free(a);
+}
+
+/* A node in another file: that copy is left out, the rest poses. */
+static void instance_node_in_another_file(void)
+{
+    vs_asset *a = load_repaired(
+        "node_file",
+        (const edit[]){{"<node id=\"m\" name=\"m\">",
+                        "<node id=\"m\" name=\"m\"><instance_node "
+                        "url=\"lib.dae#x\"/>"},
+                       {NULL, NULL}},
+        "<instance_node url=\"lib.dae#x\">", "the instance is left out");
+    int32_t m = a ? collada_node(a, "m") : -1;
+    CHECK(m >= 0 && a->nodes[m].child_count == 0);
+    check_posed("node_file", a, 1.0f);
+    vs_asset_free(a);
+}
+
 /* "1,5" cannot be read either way: refused, saying why. */
 static void decimal_commas_refused(void)
 {
@@ -470,6 +514,9 @@ int main(void)
     RUN(attribute_indices_out_of_range);
     RUN(texcoord_source_missing);
     RUN(material_binding_to_nothing);
+    RUN(unit_with_a_decimal_comma);
+    RUN(effect_in_another_file);
+    RUN(instance_node_in_another_file);
     RUN(decimal_commas_refused);
     return test_summary();
 }

@@ -94,7 +94,8 @@ static void expect(const fx_gltf *g, parts p, vs_result code, const char *part)
     vs_result r =
         vs_asset_load_memory(json, strlen(json), "bad.gltf", NULL, &a, &err);
     CHECK_MSG(r == code && (a == NULL) == (code != VS_OK),
-              "want %d, got %d (%s)", (int)code, (int)r, err.message);
+              "want %d, got %d (%s) for %s", (int)code, (int)r, err.message,
+              part);
     CHECK_MSG(err.code == r, "error.code %d", (int)err.code);
     if (r != VS_OK)
         CHECK_MSG(fx_message_is(err.message, "bad.gltf", part),

@@ -132,6 +132,45 @@ static void shading_extensions_are_ignored(void)
     free(json);
 }
 
+/* The draft name some exporters wrote for KHR_techniques_webgl. */
+static void draft_technique_extension_is_ignored(void)
+{
+    fx_gltf g;
+    build(&g);
+    vs_asset *a = repaired(
+        &g,
+        (parts){.extra = ",\"extensionsUsed\":[\"KHR_technique_webgl\"],"
+                         "\"extensionsRequired\":[\"KHR_technique_webgl\"]"},
+        "extensionsRequired[0]", "shading is ignored");
+    vs_asset_free(a);
+}
+
+/* A name only labels: one that is no string is left out. */
+static void names_that_are_no_strings_are_left_out(void)
+{
+    fx_gltf g;
+    build(&g);
+    vs_asset *a = repaired(
+        &g,
+        (parts){.nodes = "[{\"mesh\":0,\"skin\":0},{\"name\":5,"
+                         "\"translation\":[1,0,0],\"children\":[2]},"
+                         "{\"translation\":[0,2,0]}]"},
+        "nodes[1].name", "is not a string: the name is left out");
+    if (a) CHECK(a->nodes[1].name && a->nodes[1].name[0] == '\0');
+    vs_asset_free(a);
+}
+
+/* "scene" in a file whose scenes list is empty: every root is shown. */
+static void scene_in_a_file_without_scenes(void)
+{
+    fx_gltf g;
+    build(&g);
+    vs_asset *a = repaired(&g, (parts){.scenes = "[]", .extra = ",\"scene\":0"},
+                           "scene", "every root node is shown");
+    if (a) CHECK(a->scene_count == 0 && a->default_scene == -1);
+    vs_asset_free(a);
+}
+
 static void skeleton_that_is_no_root_is_ignored(void)
 {
     fx_gltf g;
@@ -267,6 +306,9 @@ int main(void)
 {
     RUN(base_document_loads_without_warnings);
     RUN(shading_extensions_are_ignored);
+    RUN(draft_technique_extension_is_ignored);
+    RUN(names_that_are_no_strings_are_left_out);
+    RUN(scene_in_a_file_without_scenes);
     RUN(skeleton_that_is_no_root_is_ignored);
     RUN(scene_listing_a_child_keeps_its_parent);
     RUN(scene_listing_a_lone_child_shows_it_alone);
