@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* `vskin view --script` under Xvfb: the viewer opens a real window, plays,
+ * pauses, switches views, scrubs, toggles the skeleton and the skinning
+ * method, orbits, frames and zooms, and its screenshots of an unmoved
+ * camera are the pictures `vskin render` draws of the same pose (the same
+ * shaders through vs_render_pose_to_current_framebuffer). A broken script
+ * is refused with its line before any window opens. Skipped (77) when
+ * xvfb-run or xauth is missing or the CLI was built without the viewer. */
+#include <sys/wait.h>
+
+#include "write/image/image_writers.h"
+#include "test.h"
+
+/* Per channel: llvmpipe draws both the same, but a window system may
+ * round differently on the way to the screen. */
+#define TOLERANCE 2
+
+static int shell(const char *fmt, const char *args, const char *log)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, fmt, VS_TEST_TMP, VS_CLI_PATH, args,
+             VS_TEST_TMP, log);
+    int status = system(cmd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int render(const char *args)
+{
+    return shell("cd '%s' && '%s' render %s >/dev/null 2>'%s/%s'", args,
+                 "view_render.err");
+}
+
+static int view(const char *args)
+{
+    return shell("cd '%s' && timeout 300 xvfb-run -a -s '-screen 0 640x480x24' "
+                 "'%s' view %s >/dev/null 2>'%s/%s'",
+                 args, "view.err");
+}
+
+static void write_tmp(const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", VS_TEST_TMP, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static uint8_t *read_png(const char *name, uint32_t *w, uint32_t *h)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", VS_TEST_TMP, name);
+    uint8_t *px = NULL;
+    vs_error e = {0};
+    CHECK_MSG(png_read_rgba(path, NULL, w, h, &px, &e) == VS_OK, "%s: %s", name,
+              e.message);
+    return px;
+}
+
+/* How many pixels differ by more than TOLERANCE in some channel; SIZE_MAX
+ * when the pictures cannot be compared. */
+static size_t differing(const char *a_name, const char *b_name)
+{
+    uint32_t aw = 0, ah = 0, bw = 0, bh = 0;
+    uint8_t *a = read_png(a_name, &aw, &ah), *b = read_png(b_name, &bw, &bh);
+    size_t count = SIZE_MAX;
+    if (a && b && aw == bw && ah == bh) {
+        count = 0;
+        for (size_t i = 0; i < (size_t)aw * ah; ++i) {
+            bool differs = false;
+            for (int k = 0; k < 4; ++k)
+                differs |= abs((int)a[i * 4 + k] - (int)b[i * 4 + k]) >
+                           TOLERANCE;
+            count += differs;
+        }
+    }
+    free(a);
+    free(b);
+    return count;
+}
+
+#define SAME(a, b)                                                             \
+    do {                                                                       \
+        size_t n_ = differing(a, b);                                           \
+        CHECK_MSG(n_ == 0, "%s and %s: %zu pixels differ", a, b, n_);          \
+    } while (0)
+#define DIFFERENT(a, b)                                                        \
+    do {                                                                       \
+        size_t n_ = differing(a, b);                                           \
+        CHECK_MSG(n_ > 100 && n_ != SIZE_MAX, "%s and %s: %zu pixels differ",  \
+                  a, b, n_);                                                   \
+    } while (0)
+
+static const char script[] =
+    "# SimpleSkin plays from t = 0\n"
+    "advance 0.5\n"
+    "screenshot v_play.png\n"
+    "key SPACE\n"
+    "advance 1\n"
+    "screenshot v_paused.png\n"
+    "key 2\n"
+    "screenshot v_outline.png\n"
+    "scrub 0.25\n"
+    "key K\n"
+    "screenshot v_scrub.png\n"
+    "key M\n"
+    "screenshot v_dq.png\n"
+    "drag left 100 0\n"
+    "screenshot v_orbit.png\n"
+    "key F\n"
+    "screenshot v_framed.png\n"
+    "wheel 3\n"
+    "drag right 20 10\n"
+    "screenshot v_zoom.png\n"
+    "key F\n"
+    "view normals\n"
+    "key M\n"
+    "key K\n"
+    "drag left 80 0 shift\n"
+    "screenshot v_normals.png\n"
+    "quit\n"
+    "screenshot v_never.png\n";
+
+static void screenshots_match_render(void)
+{
+    write_tmp("view.txt", script);
+    remove(VS_TEST_TMP "/v_never.png");
+    int rc = view("--size 160x120 --script view.txt");
+    if (rc != 0) {
+        unsigned char err[4096];
+        size_t n = test_slurp_tmp("view.err", err, sizeof err - 1);
+        err[n] = '\0';
+        CHECK_MSG(rc == 0, "vskin view exited %d: %s", rc, (char *)err);
+        return;
+    }
+    const char *size = "--size 160x120 ";
+    char args[256];
+    struct {
+        const char *args, *out;
+    } refs[] = {
+        {"--time 0.5", "r_play.png"},
+        {"--time 0.5 --view outline", "r_outline.png"},
+        {"--time 0.25 --view outline --skeleton", "r_scrub.png"},
+        {"--time 0.25 --view outline --skeleton --method dq", "r_dq.png"},
+        /* Shift-drag scrubs 80 / 160 of the 5.5 s clip on from 0.25 s. */
+        {"--time 3 --view normals", "r_normals.png"},
+    };
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; ++i) {
+        snprintf(args, sizeof args, "%s%s -o %s", size, refs[i].args,
+                 refs[i].out);
+        CHECK_MSG(render(args) == 0, "vskin render %s failed", args);
+    }
+    SAME("v_play.png", "r_play.png");
+    SAME("v_paused.png", "r_play.png");
+    SAME("v_outline.png", "r_outline.png");
+    SAME("v_scrub.png", "r_scrub.png");
+    SAME("v_dq.png", "r_dq.png");
+    DIFFERENT("v_orbit.png", "r_dq.png");
+    SAME("v_framed.png", "r_dq.png");
+    DIFFERENT("v_zoom.png", "r_dq.png");
+    SAME("v_normals.png", "r_normals.png");
+    FILE *never = fopen(VS_TEST_TMP "/v_never.png", "rb");
+    CHECK_MSG(never == NULL, "a step after quit ran");
+    if (never) fclose(never);
+}
+
+static void bad_script_is_refused(void)
+{
+    write_tmp("view_bad.txt", "advance 0.5\njump 3\n");
+    /* Without xvfb-run: the script is read before a window is needed. */
+    CHECK(shell("cd '%s' && '%s' view %s >/dev/null 2>'%s/%s'",
+                "--script view_bad.txt", "view_bad.err") == 1);
+    unsigned char err[1024];
+    size_t n = test_slurp_tmp("view_bad.err", err, sizeof err - 1);
+    err[n] = '\0';
+    CHECK_MSG(strstr((char *)err, "view_bad.txt:2: jump") != NULL, "%s",
+              (char *)err);
+}
+
+int main(void)
+{
+    if (system("command -v xvfb-run >/dev/null 2>&1 && "
+               "command -v xauth >/dev/null 2>&1") != 0) {
+        printf("skipped: xvfb-run or xauth is not installed\n");
+        return 77;
+    }
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "'%s' view --help | grep -q 'built without the viewer'",
+             VS_CLI_PATH);
+    if (system(cmd) == 0) {
+        printf("skipped: vskin was built without the viewer (GLFW)\n");
+        return 77;
+    }
+    RUN(screenshots_match_render);
+    RUN(bad_script_is_refused);
+    return test_summary();
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* The viewer's state changes, frames and screenshots (view_app.h). */
+#include "view_app.h"
+
+#include <GLES3/gl3.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli_common.h"
+#include "view_camera.h"
+
+#define CMD "view"
+#define FRAMING_SAMPLES 30
+#define STEP_SECONDS (1.0f / 30.0f)
+#define ORBIT_DEG_PER_PIXEL 0.4f
+#define ZOOM_PER_STEP 0.9f
+
+static const char *const view_names[] = {"shaded", "outline", "weights",
+                                         "joints", "normals"};
+
+static void clip_range(const view_app *app, float *start, float *end)
+{
+    *start = *end = 0.0f;
+    if (app->clip >= 0) {
+        *start = app->asset->clips[app->clip].start;
+        *end = app->asset->clips[app->clip].end;
+    }
+}
+
+/* Time wrapped into [start, end): playback loops as a game would. */
+static float wrap_time(const view_app *app, float t)
+{
+    float start, end;
+    clip_range(app, &start, &end);
+    float span = end - start;
+    if (!(span > 0.0f) || !isfinite(t)) return start;
+    float r = fmodf(t - start, span);
+    if (r < 0.0f) r += span;
+    return start + r;
+}
+
+bool view_app_frame(view_app *app)
+{
+    float aspect = app->height > 0 ? (float)app->width / (float)app->height
+                                   : 1.0f;
+    vs_error e = {0};
+    vs_result r = vs_camera_frame_clip(app->asset, app->clip, FRAMING_SAMPLES,
+                                       aspect, false, &app->camera, &e);
+    if (r != VS_OK) {
+        cli_error(CMD, "%s", e.message[0] ? e.message : vs_result_string(r));
+        return false;
+    }
+    app->moved = false;
+    return true;
+}
+
+static void switch_clip(view_app *app, int delta)
+{
+    uint32_t n = app->asset->clip_count;
+    if (n < 2 || app->clip < 0) return;
+    app->clip = (int32_t)(((int64_t)app->clip + n + delta) % n);
+    float start, end;
+    clip_range(app, &start, &end);
+    app->time = start;
+    if (!app->moved) view_app_frame(app);
+    printf("clip %d: %s (%g..%g s)\n", app->clip,
+           CLI_TEXT(app->asset->clips[app->clip].name), (double)start,
+           (double)end);
+}
+
+void view_app_act(view_app *app, view_action action)
+{
+    float start, end;
+    clip_range(app, &start, &end);
+    switch (action) {
+    case ACT_NONE: break;
+    case ACT_PLAY: app->playing = !app->playing; break;
+    case ACT_STEP_NEXT:
+    case ACT_STEP_BACK:
+        app->playing = false;
+        app->time = wrap_time(app, app->time + (action == ACT_STEP_NEXT
+                                                    ? STEP_SECONDS
+                                                    : -STEP_SECONDS));
+        break;
+    case ACT_START: app->time = start; break;
+    case ACT_CLIP_NEXT: switch_clip(app, 1); break;
+    case ACT_CLIP_PREV: switch_clip(app, -1); break;
+    case ACT_FASTER: app->speed = fminf(app->speed * 2.0f, 64.0f); break;
+    case ACT_SLOWER: app->speed = fmaxf(app->speed * 0.5f, 1.0f / 64.0f); break;
+    case ACT_VIEW_NEXT:
+        app->view = (vs_render_view)((app->view + 1) % 5);
+        break;
+    case ACT_VIEW_SHADED: app->view = VS_VIEW_SHADED; break;
+    case ACT_VIEW_OUTLINE: app->view = VS_VIEW_OUTLINE; break;
+    case ACT_VIEW_WEIGHTS: app->view = VS_VIEW_WEIGHTS; break;
+    case ACT_VIEW_JOINTS: app->view = VS_VIEW_JOINTS; break;
+    case ACT_VIEW_NORMALS: app->view = VS_VIEW_NORMALS; break;
+    case ACT_SKELETON: app->skeleton = !app->skeleton; break;
+    case ACT_METHOD:
+        app->method = app->method == VS_SKIN_LINEAR ? VS_SKIN_DUAL_QUATERNION
+                                                    : VS_SKIN_LINEAR;
+        break;
+    case ACT_FRAME: view_app_frame(app); break;
+    case ACT_HELP:
+        app->show_help = !app->show_help;
+        if (app->show_help) view_keys_help(stdout);
+        fflush(stdout);
+        break;
+    case ACT_QUIT: app->quit = true; break;
+    }
+}
+
+void view_app_advance(view_app *app, float seconds)
+{
+    if (app->playing) app->time = wrap_time(app, app->time + seconds * app->speed);
+}
+
+void view_app_scrub(view_app *app, float time)
+{
+    app->playing = false;
+    app->time = wrap_time(app, time);
+}
+
+void view_app_drag(view_app *app, int button, bool shift, float dx, float dy)
+{
+    if (button == 0 && shift) {
+        /* The window's width spans the whole clip. */
+        float start, end;
+        clip_range(app, &start, &end);
+        if (app->width > 0)
+            view_app_scrub(app, app->time + dx / (float)app->width *
+                                                (end - start));
+        return;
+    }
+    if (button == 0)
+        view_camera_orbit(&app->camera, dx * ORBIT_DEG_PER_PIXEL,
+                          dy * ORBIT_DEG_PER_PIXEL);
+    else
+        view_camera_pan(&app->camera, dx, dy, (float)app->height);
+    app->moved = true;
+}
+
+void view_app_wheel(view_app *app, float steps)
+{
+    view_camera_zoom(&app->camera, powf(ZOOM_PER_STEP, steps));
+    app->moved = true;
+}
+
+void view_app_resize(view_app *app, int width, int height)
+{
+    if (width == app->width && height == app->height) return;
+    app->width = width;
+    app->height = height;
+    if (!app->moved) view_app_frame(app);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+bool view_app_draw(view_app *app)
+{
+    if (app->width <= 0 || app->height <= 0) return true;
+    double t0 = now_ms();
+    vs_error e = {0};
+    vs_pose_reset(app->pose);
+    vs_result r = VS_OK;
+    if (app->clip >= 0)
+        r = vs_pose_sample(app->pose, (uint32_t)app->clip, app->time,
+                           VS_TIME_LOOP, &e);
+    if (r == VS_OK) {
+        vs_pose_update_world(app->pose);
+        vs_render_desc desc = {
+            .width = (uint32_t)app->width,
+            .height = (uint32_t)app->height,
+            .view = app->view,
+            .skeleton = app->skeleton,
+            .camera = &app->camera,
+            .skin_flags = app->skin_flags,
+            .method = app->method,
+        };
+        r = vs_render_pose_to_current_framebuffer(app->renderer, app->pose,
+                                                  &desc, &e);
+    }
+    if (r != VS_OK) {
+        cli_error(CMD, "%s", e.message[0] ? e.message : vs_result_string(r));
+        return false;
+    }
+    /* The frame time counts the GPU's work, not only its queueing. */
+    glFinish();
+    app->frame_ms = now_ms() - t0;
+    return true;
+}
+
+bool view_app_screenshot(const view_app *app, const char *path)
+{
+    size_t w = (size_t)app->width, h = (size_t)app->height, row = w * 4;
+    uint8_t *rgba = malloc(row * h + row);
+    if (!rgba) {
+        cli_error(CMD, "%s: out of memory for a %zux%zu screenshot", path, w,
+                  h);
+        return false;
+    }
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_UNSIGNED_BYTE,
+                 rgba);
+    /* GL's first row is the bottom one; PNG's is the top. */
+    uint8_t *tmp = rgba + row * h;
+    for (size_t y = 0; y < h / 2; ++y) {
+        memcpy(tmp, rgba + y * row, row);
+        memcpy(rgba + y * row, rgba + (h - 1 - y) * row, row);
+        memcpy(rgba + (h - 1 - y) * row, tmp, row);
+    }
+    vs_error e = {0};
+    vs_result r = vs_write_png(rgba, (uint32_t)w, (uint32_t)h, path, NULL, &e);
+    free(rgba);
+    if (r != VS_OK) {
+        cli_error(CMD, "%s", e.message[0] ? e.message : vs_result_string(r));
+        return false;
+    }
+    printf("wrote %s (%zux%zu, t = %g s)\n", path, w, h, (double)app->time);
+    fflush(stdout);
+    return true;
+}
+
+void view_app_title(const view_app *app, char *buf, size_t size)
+{
+    if (app->show_help) {
+        snprintf(buf, size,
+                 "vskin view: space play, arrows step, N/P clip, +/- speed, "
+                 "1-5 view, K skeleton, M method, F frame, drag orbit, "
+                 "right-drag pan, wheel zoom, Q quit");
+        return;
+    }
+    float start, end;
+    clip_range(app, &start, &end);
+    const char *clip =
+        app->clip >= 0 ? app->asset->clips[app->clip].name : "rest pose";
+    snprintf(buf, size,
+             "vskin view: %s | %s %.2f/%.2f s %s x%g | %s%s | %s | %.2f ms "
+             "| H: help",
+             app->name, clip[0] ? CLI_TEXT(clip) : "(unnamed clip)",
+             (double)(app->time - start), (double)(end - start),
+             app->playing ? "playing" : "paused", (double)app->speed,
+             view_names[app->view], app->skeleton ? " + skeleton" : "",
+             app->method == VS_SKIN_DUAL_QUATERNION ? "dual quaternion"
+                                                    : "linear",
+             app->frame_ms);
+}
