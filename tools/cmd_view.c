@@ -321,6 +321,7 @@ static int view_asset(const view_options *o, const vs_asset *asset,
                         : run_interactive(window, &app);
     }
     vs_pose_free(app.pose);
+    view_app_release(&app);
     /* The renderer's GL objects belong to the window's context, still
      * current here. */
     vs_renderer_destroy(app.renderer);

@@ -42,10 +42,17 @@ static float wrap_time(const view_app *app, float t)
     return start + r;
 }
 
+/* Side by side, each half is a picture of its own. */
+static int panel_width(const view_app *app)
+{
+    return app->both ? app->width / 2 : app->width;
+}
+
 bool view_app_frame(view_app *app)
 {
-    float aspect = app->height > 0 ? (float)app->width / (float)app->height
-                                   : 1.0f;
+    float aspect = app->height > 0 && panel_width(app) > 0
+                       ? (float)panel_width(app) / (float)app->height
+                       : 1.0f;
     vs_error e = {0};
     vs_result r = vs_camera_frame_clip(app->asset, app->clip, FRAMING_SAMPLES,
                                        aspect, false, &app->camera, &e);
@@ -102,6 +109,10 @@ void view_app_act(view_app *app, view_action action)
     case ACT_METHOD:
         app->method = app->method == VS_SKIN_LINEAR ? VS_SKIN_DUAL_QUATERNION
                                                     : VS_SKIN_LINEAR;
+        break;
+    case ACT_BOTH:
+        app->both = !app->both;
+        if (!app->moved) view_app_frame(app);
         break;
     case ACT_FRAME: view_app_frame(app); break;
     case ACT_HELP:
@@ -164,9 +175,65 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* The side-by-side framebuffer, made or resized to w x h, bound. */
+static bool bind_panel_framebuffer(view_app *app, int w, int h)
+{
+    if (!app->fbo) {
+        glGenFramebuffers(1, &app->fbo);
+        glGenRenderbuffers(1, &app->color_rb);
+        glGenRenderbuffers(1, &app->depth_rb);
+    }
+    if (app->fbo_width != w || app->fbo_height != h) {
+        glBindRenderbuffer(GL_RENDERBUFFER, app->color_rb);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+        glBindRenderbuffer(GL_RENDERBUFFER, app->depth_rb);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
+        app->fbo_width = w;
+        app->fbo_height = h;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, app->fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                              GL_RENDERBUFFER, app->color_rb);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+                              GL_RENDERBUFFER, app->depth_rb);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        cli_error(CMD, "the %dx%d side-by-side framebuffer is incomplete", w,
+                  h);
+        return false;
+    }
+    return true;
+}
+
+void view_app_release(view_app *app)
+{
+    if (app->fbo) glDeleteFramebuffers(1, &app->fbo);
+    if (app->color_rb) glDeleteRenderbuffers(1, &app->color_rb);
+    if (app->depth_rb) glDeleteRenderbuffers(1, &app->depth_rb);
+    app->fbo = app->color_rb = app->depth_rb = 0;
+    app->fbo_width = app->fbo_height = 0;
+}
+
+static vs_result draw_panel(view_app *app, int width, vs_skin_method method,
+                            vs_error *e)
+{
+    vs_render_desc desc = {
+        .width = (uint32_t)width,
+        .height = (uint32_t)app->height,
+        .view = app->view,
+        .skeleton = app->skeleton,
+        .camera = &app->camera,
+        .skin_flags = app->skin_flags,
+        .method = method,
+    };
+    return vs_render_pose_to_current_framebuffer(app->renderer, app->pose,
+                                                 &desc, e);
+}
+
 bool view_app_draw(view_app *app)
 {
-    if (app->width <= 0 || app->height <= 0) return true;
+    int pw = panel_width(app), h = app->height;
+    if (pw <= 0 || h <= 0) return true;
     double t0 = now_ms();
     vs_error e = {0};
     vs_pose_reset(app->pose);
@@ -176,17 +243,18 @@ bool view_app_draw(view_app *app)
                            VS_TIME_LOOP, &e);
     if (r == VS_OK) {
         vs_pose_update_world(app->pose);
-        vs_render_desc desc = {
-            .width = (uint32_t)app->width,
-            .height = (uint32_t)app->height,
-            .view = app->view,
-            .skeleton = app->skeleton,
-            .camera = &app->camera,
-            .skin_flags = app->skin_flags,
-            .method = app->method,
-        };
-        r = vs_render_pose_to_current_framebuffer(app->renderer, app->pose,
-                                                  &desc, &e);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        r = draw_panel(app, pw, app->both ? VS_SKIN_LINEAR : app->method, &e);
+    }
+    if (r == VS_OK && app->both) {
+        /* The renderer draws from the framebuffer's corner, so the right
+         * half is drawn apart and copied beside the left one. */
+        if (!bind_panel_framebuffer(app, pw, h)) return false;
+        r = draw_panel(app, pw, VS_SKIN_DUAL_QUATERNION, &e);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+        glBlitFramebuffer(0, 0, pw, h, pw, 0, 2 * pw, h, GL_COLOR_BUFFER_BIT,
+                          GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
     if (r != VS_OK) {
         cli_error(CMD, "%s", e.message[0] ? e.message : vs_result_string(r));
@@ -234,7 +302,7 @@ void view_app_title(const view_app *app, char *buf, size_t size)
     if (app->show_help) {
         snprintf(buf, size,
                  "vskin view: space play, arrows step, N/P clip, +/- speed, "
-                 "1-5 view, K skeleton, M method, F frame, drag orbit, "
+                 "1-5 view, K skeleton, M method, B both, F frame, drag orbit, "
                  "right-drag pan, wheel zoom, Q quit");
         return;
     }
@@ -249,7 +317,8 @@ void view_app_title(const view_app *app, char *buf, size_t size)
              (double)(app->time - start), (double)(end - start),
              app->playing ? "playing" : "paused", (double)app->speed,
              view_names[app->view], app->skeleton ? " + skeleton" : "",
-             app->method == VS_SKIN_DUAL_QUATERNION ? "dual quaternion"
-                                                    : "linear",
+             app->both ? "linear | dual quaternion"
+             : app->method == VS_SKIN_DUAL_QUATERNION ? "dual quaternion"
+                                                      : "linear",
              app->frame_ms);
 }

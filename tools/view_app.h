@@ -27,6 +27,12 @@ typedef struct view_app {
     uint32_t skin_flags;
     vs_render_view view;
     vs_skin_method method;
+    /* Linear blend skinning on the left half, DQS on the right, as
+     * `vskin render --method both`; the right half is drawn into fbo and
+     * copied into the window. */
+    bool both;
+    unsigned fbo, color_rb, depth_rb;
+    int fbo_width, fbo_height;
     vs_camera camera;
     int width, height; /* framebuffer pixels */
     double frame_ms;   /* posing + drawing the last frame, GPU finished */
@@ -54,6 +60,8 @@ void view_app_resize(view_app *app, int width, int height);
 /* Poses and draws into the current context's framebuffer. False with the
  * error printed. */
 bool view_app_draw(view_app *app);
+/* Frees the side-by-side framebuffer (the window's context current). */
+void view_app_release(view_app *app);
 /* Writes the drawn framebuffer (before it is swapped) to a PNG. */
 bool view_app_screenshot(const view_app *app, const char *path);
 /* The window title: file, clip, time, speed, view, frame time. */

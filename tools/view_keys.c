@@ -35,6 +35,7 @@ static const key_binding keys[] = {
     {GLFW_KEY_5, "5", ACT_VIEW_NORMALS, "normals view"},
     {GLFW_KEY_K, "K", ACT_SKELETON, "skeleton overlay on / off"},
     {GLFW_KEY_M, "M", ACT_METHOD, "linear / dual-quaternion skinning"},
+    {GLFW_KEY_B, "B", ACT_BOTH, "linear and dual-quaternion side by side"},
     {GLFW_KEY_F, "F", ACT_FRAME, "frame the clip again"},
     {GLFW_KEY_H, "H", ACT_HELP, "this help (also in the title)"},
     {GLFW_KEY_F1, "F1", ACT_HELP, NULL},

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* `vskin view --script` under Xvfb: the viewer opens a real window, plays,
  * pauses, switches views, scrubs, toggles the skeleton and the skinning
- * method, orbits, frames and zooms, and its screenshots of an unmoved
- * camera are the pictures `vskin render` draws of the same pose (the same
- * shaders through vs_render_pose_to_current_framebuffer). A broken script
+ * method, shows linear and DQS side by side, orbits, frames and zooms, and
+ * its screenshots of an unmoved camera are the pictures `vskin render`
+ * draws of the same pose (the same shaders through
+ * vs_render_pose_to_current_framebuffer). A broken script
  * is refused with its line before any window opens. Skipped (77) when
  * xvfb-run or xauth is missing or the CLI was built without the viewer. */
 #include <sys/wait.h>
@@ -120,6 +121,9 @@ static const char script[] =
     "key K\n"
     "drag left 80 0 shift\n"
     "screenshot v_normals.png\n"
+    "view outline\n"
+    "key B\n"
+    "screenshot v_both.png\n"
     "quit\n"
     "screenshot v_never.png\n";
 
@@ -146,8 +150,11 @@ static void screenshots_match_render(void)
         {"--time 0.25 --view outline --skeleton --method dq", "r_dq.png"},
         /* Shift-drag scrubs 80 / 160 of the 5.5 s clip on from 0.25 s. */
         {"--time 3 --view normals", "r_normals.png"},
+        /* Side by side: each half a 80x120 picture. */
+        {"--time 3 --view outline --method both --size 80x120", "r_both.png"},
     };
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; ++i) {
+        /* A later --size wins. */
         snprintf(args, sizeof args, "%s%s -o %s", size, refs[i].args,
                  refs[i].out);
         CHECK_MSG(render(args) == 0, "vskin render %s failed", args);
@@ -161,6 +168,7 @@ static void screenshots_match_render(void)
     SAME("v_framed.png", "r_dq.png");
     DIFFERENT("v_zoom.png", "r_dq.png");
     SAME("v_normals.png", "r_normals.png");
+    SAME("v_both.png", "r_both.png");
     FILE *never = fopen(VS_TEST_TMP "/v_never.png", "rb");
     CHECK_MSG(never == NULL, "a step after quit ran");
     if (never) fclose(never);
