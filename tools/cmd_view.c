@@ -104,10 +104,9 @@ static int parse(int argc, char **argv, view_options *o)
             o->paused = true;
             continue;
         }
-        bool takes_value = strcmp(arg, "--view") == 0 ||
-                           strcmp(arg, "--size") == 0 ||
-                           strcmp(arg, "--method") == 0 ||
-                           strcmp(arg, "--script") == 0;
+        bool takes_value =
+            strcmp(arg, "--view") == 0 || strcmp(arg, "--size") == 0 ||
+            strcmp(arg, "--method") == 0 || strcmp(arg, "--script") == 0;
         if (!takes_value) return cli_unknown(CMD, arg);
         if (i + 1 >= argc) {
             cli_error(CMD, "%s needs a value", arg);
@@ -158,8 +157,8 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action,
 static void on_button(GLFWwindow *window, int button, int action, int mods)
 {
     view_window *vw = glfwGetWindowUserPointer(window);
-    int b = button == GLFW_MOUSE_BUTTON_LEFT    ? 0
-            : button == GLFW_MOUSE_BUTTON_RIGHT ? 1
+    int b = button == GLFW_MOUSE_BUTTON_LEFT     ? 0
+            : button == GLFW_MOUSE_BUTTON_RIGHT  ? 1
             : button == GLFW_MOUSE_BUTTON_MIDDLE ? 2
                                                  : -1;
     if (action == GLFW_PRESS && b >= 0) {
@@ -205,14 +204,29 @@ static void show(GLFWwindow *window, view_app *app)
 static bool run_step(GLFWwindow *window, view_app *app, const view_event *ev)
 {
     switch (ev->kind) {
-    case EV_KEY: view_app_act(app, view_key_action(ev->key)); break;
-    case EV_ADVANCE: view_app_advance(app, ev->a); break;
-    case EV_DRAG: view_app_drag(app, ev->button, ev->shift, ev->a, ev->b); break;
-    case EV_WHEEL: view_app_wheel(app, ev->a); break;
-    case EV_SCRUB: view_app_scrub(app, ev->a); break;
-    case EV_VIEW: app->view = ev->view; break;
-    case EV_SCREENSHOT: break;
-    case EV_QUIT: app->quit = true; return true;
+    case EV_KEY:
+        view_app_act(app, view_key_action(ev->key));
+        break;
+    case EV_ADVANCE:
+        view_app_advance(app, ev->a);
+        break;
+    case EV_DRAG:
+        view_app_drag(app, ev->button, ev->shift, ev->a, ev->b);
+        break;
+    case EV_WHEEL:
+        view_app_wheel(app, ev->a);
+        break;
+    case EV_SCRUB:
+        view_app_scrub(app, ev->a);
+        break;
+    case EV_VIEW:
+        app->view = ev->view;
+        break;
+    case EV_SCREENSHOT:
+        break;
+    case EV_QUIT:
+        app->quit = true;
+        return true;
     }
     if (!view_app_draw(app)) return false;
     if (ev->kind == EV_SCREENSHOT && !view_app_screenshot(app, ev->path))
@@ -299,15 +313,15 @@ static int view_asset(const view_options *o, const vs_asset *asset,
     glfwGetFramebufferSize(window, &app.width, &app.height);
     int status = 1;
     vs_error e = {0};
-    vs_result r = vs_renderer_create_in_current_context(asset, NULL,
-                                                        &app.renderer, &e);
+    vs_result r =
+        vs_renderer_create_in_current_context(asset, NULL, &app.renderer, &e);
     if (r == VS_OK) r = vs_pose_create(asset, &app.pose, &e);
     if (r != VS_OK) {
         cli_error(CMD, "%s", e.message[0] ? e.message : vs_result_string(r));
     } else if (view_app_frame(&app)) {
         view_app_scrub(&app, o->common.time_count ? o->common.times[0]
-                             : app.clip >= 0 ? asset->clips[app.clip].start
-                                             : 0.0f);
+                             : app.clip >= 0      ? asset->clips[app.clip].start
+                                                  : 0.0f);
         app.playing = !o->paused;
         glfwSetKeyCallback(window, on_key);
         glfwSetMouseButtonCallback(window, on_button);

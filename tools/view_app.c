@@ -83,8 +83,11 @@ void view_app_act(view_app *app, view_action action)
     float start, end;
     clip_range(app, &start, &end);
     switch (action) {
-    case ACT_NONE: break;
-    case ACT_PLAY: app->playing = !app->playing; break;
+    case ACT_NONE:
+        break;
+    case ACT_PLAY:
+        app->playing = !app->playing;
+        break;
     case ACT_STEP_NEXT:
     case ACT_STEP_BACK:
         app->playing = false;
@@ -92,20 +95,42 @@ void view_app_act(view_app *app, view_action action)
                                                     ? STEP_SECONDS
                                                     : -STEP_SECONDS));
         break;
-    case ACT_START: app->time = start; break;
-    case ACT_CLIP_NEXT: switch_clip(app, 1); break;
-    case ACT_CLIP_PREV: switch_clip(app, -1); break;
-    case ACT_FASTER: app->speed = fminf(app->speed * 2.0f, 64.0f); break;
-    case ACT_SLOWER: app->speed = fmaxf(app->speed * 0.5f, 1.0f / 64.0f); break;
+    case ACT_START:
+        app->time = start;
+        break;
+    case ACT_CLIP_NEXT:
+        switch_clip(app, 1);
+        break;
+    case ACT_CLIP_PREV:
+        switch_clip(app, -1);
+        break;
+    case ACT_FASTER:
+        app->speed = fminf(app->speed * 2.0f, 64.0f);
+        break;
+    case ACT_SLOWER:
+        app->speed = fmaxf(app->speed * 0.5f, 1.0f / 64.0f);
+        break;
     case ACT_VIEW_NEXT:
         app->view = (vs_render_view)((app->view + 1) % 5);
         break;
-    case ACT_VIEW_SHADED: app->view = VS_VIEW_SHADED; break;
-    case ACT_VIEW_OUTLINE: app->view = VS_VIEW_OUTLINE; break;
-    case ACT_VIEW_WEIGHTS: app->view = VS_VIEW_WEIGHTS; break;
-    case ACT_VIEW_JOINTS: app->view = VS_VIEW_JOINTS; break;
-    case ACT_VIEW_NORMALS: app->view = VS_VIEW_NORMALS; break;
-    case ACT_SKELETON: app->skeleton = !app->skeleton; break;
+    case ACT_VIEW_SHADED:
+        app->view = VS_VIEW_SHADED;
+        break;
+    case ACT_VIEW_OUTLINE:
+        app->view = VS_VIEW_OUTLINE;
+        break;
+    case ACT_VIEW_WEIGHTS:
+        app->view = VS_VIEW_WEIGHTS;
+        break;
+    case ACT_VIEW_JOINTS:
+        app->view = VS_VIEW_JOINTS;
+        break;
+    case ACT_VIEW_NORMALS:
+        app->view = VS_VIEW_NORMALS;
+        break;
+    case ACT_SKELETON:
+        app->skeleton = !app->skeleton;
+        break;
     case ACT_METHOD:
         app->method = app->method == VS_SKIN_LINEAR ? VS_SKIN_DUAL_QUATERNION
                                                     : VS_SKIN_LINEAR;
@@ -114,19 +139,24 @@ void view_app_act(view_app *app, view_action action)
         app->both = !app->both;
         if (!app->moved) view_app_frame(app);
         break;
-    case ACT_FRAME: view_app_frame(app); break;
+    case ACT_FRAME:
+        view_app_frame(app);
+        break;
     case ACT_HELP:
         app->show_help = !app->show_help;
         if (app->show_help) view_keys_help(stdout);
         fflush(stdout);
         break;
-    case ACT_QUIT: app->quit = true; break;
+    case ACT_QUIT:
+        app->quit = true;
+        break;
     }
 }
 
 void view_app_advance(view_app *app, float seconds)
 {
-    if (app->playing) app->time = wrap_time(app, app->time + seconds * app->speed);
+    if (app->playing)
+        app->time = wrap_time(app, app->time + seconds * app->speed);
 }
 
 void view_app_scrub(view_app *app, float time)
@@ -142,8 +172,8 @@ void view_app_drag(view_app *app, int button, bool shift, float dx, float dy)
         float start, end;
         clip_range(app, &start, &end);
         if (app->width > 0)
-            view_app_scrub(app, app->time + dx / (float)app->width *
-                                                (end - start));
+            view_app_scrub(app,
+                           app->time + dx / (float)app->width * (end - start));
         return;
     }
     if (button == 0)
@@ -276,8 +306,7 @@ bool view_app_screenshot(const view_app *app, const char *path)
         return false;
     }
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_UNSIGNED_BYTE,
-                 rgba);
+    glReadPixels(0, 0, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     /* GL's first row is the bottom one; PNG's is the top. */
     uint8_t *tmp = rgba + row * h;
     for (size_t y = 0; y < h / 2; ++y) {

@@ -64,12 +64,11 @@ void view_keys_help(FILE *out)
     fprintf(out, "keys:\n");
     for (size_t i = 0; i < KEY_COUNT; ++i) {
         if (!keys[i].help) continue;
-        const char *also = i + 1 < KEY_COUNT && !keys[i + 1].help
-                               ? keys[i + 1].name
-                               : NULL;
+        const char *also =
+            i + 1 < KEY_COUNT && !keys[i + 1].help ? keys[i + 1].name : NULL;
         char label[32];
-        snprintf(label, sizeof label, "%s%s%s", keys[i].name,
-                 also ? ", " : "", also ? also : "");
+        snprintf(label, sizeof label, "%s%s%s", keys[i].name, also ? ", " : "",
+                 also ? also : "");
         fprintf(out, "  %-20s %s\n", label, keys[i].help);
     }
     fprintf(out, "mouse:\n"

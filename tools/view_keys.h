@@ -11,11 +11,11 @@ typedef enum view_action {
     ACT_PLAY,      /* play / pause */
     ACT_STEP_NEXT, /* one frame (1/30 s) on, paused */
     ACT_STEP_BACK,
-    ACT_START,     /* back to the clip's start */
+    ACT_START, /* back to the clip's start */
     ACT_CLIP_NEXT,
     ACT_CLIP_PREV,
-    ACT_FASTER,    /* speed x2 */
-    ACT_SLOWER,    /* speed / 2 */
+    ACT_FASTER, /* speed x2 */
+    ACT_SLOWER, /* speed / 2 */
     ACT_VIEW_NEXT,
     ACT_VIEW_SHADED,
     ACT_VIEW_OUTLINE,
@@ -23,9 +23,9 @@ typedef enum view_action {
     ACT_VIEW_JOINTS,
     ACT_VIEW_NORMALS,
     ACT_SKELETON,
-    ACT_METHOD,    /* linear / dual-quaternion skinning */
-    ACT_BOTH,      /* linear and dual-quaternion side by side */
-    ACT_FRAME,     /* frame the clip again (undo orbit, pan, zoom) */
+    ACT_METHOD, /* linear / dual-quaternion skinning */
+    ACT_BOTH,   /* linear and dual-quaternion side by side */
+    ACT_FRAME,  /* frame the clip again (undo orbit, pan, zoom) */
     ACT_HELP,
     ACT_QUIT
 } view_action;

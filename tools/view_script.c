@@ -54,8 +54,9 @@ static bool parse_line(char **w, int n, view_event *ev, const char **why)
     }
     if (strcmp(cmd, "advance") == 0 || strcmp(cmd, "wheel") == 0 ||
         strcmp(cmd, "scrub") == 0) {
-        ev->kind = cmd[0] == 'a' ? EV_ADVANCE : cmd[0] == 'w' ? EV_WHEEL
-                                                              : EV_SCRUB;
+        ev->kind = cmd[0] == 'a'   ? EV_ADVANCE
+                   : cmd[0] == 'w' ? EV_WHEEL
+                                   : EV_SCRUB;
         *why = "takes one finite number";
         if (n != 2 || !number(w[1], &ev->a)) return false;
         *why = "advance takes seconds from 0 to 3600";
@@ -99,8 +100,7 @@ bool view_script_load(const char *path, view_script *out)
     *out = (view_script){0};
     FILE *f = fopen(path, "r");
     if (!f) {
-        cli_error(CMD, "%s: cannot open the script: %s", path,
-                  strerror(errno));
+        cli_error(CMD, "%s: cannot open the script: %s", path, strerror(errno));
         return false;
     }
     char line[MAX_LINE];

@@ -332,9 +332,8 @@ vs_result vs_render_pose_to_current_framebuffer(vs_renderer *r,
                                                 vs_error *error)
 {
     vs_render_desc d;
-    vs_result res = check_args(r, pose, desc,
-                               "vs_render_pose_to_current_framebuffer", &d,
-                               error);
+    vs_result res = check_args(
+        r, pose, desc, "vs_render_pose_to_current_framebuffer", &d, error);
     if (res == VS_OK && !r->external_context)
         res = set_error(error, VS_ERROR_ARGUMENT,
                         "vs_render_pose_to_current_framebuffer: the renderer "

@@ -172,7 +172,8 @@ vs_result vs_renderer_create_in_current_context(
 
 vs_result renderer_make_current(const vs_renderer *r, vs_error *error)
 {
-    return r->external_context ? VS_OK : egl_context_make_current(&r->egl, error);
+    return r->external_context ? VS_OK
+                               : egl_context_make_current(&r->egl, error);
 }
 
 void vs_renderer_destroy(vs_renderer *r)

@@ -68,13 +68,14 @@ static void same_pixels_as_own_context(void)
     GLuint rb[2];
     GLuint fbo = make_framebuffer(rb);
     for (size_t v = 0; mine && v < sizeof views / sizeof views[0]; ++v) {
-        vs_render_desc d = {.width = W, .height = H, .view = views[v],
+        vs_render_desc d = {.width = W,
+                            .height = H,
+                            .view = views[v],
                             .skeleton = v == 1,
                             .method = v == 2 ? VS_SKIN_DUAL_QUATERNION
                                              : VS_SKIN_LINEAR};
         CHECK(vs_render_pose(own, pose, &d, expected, &e) == VS_OK);
-        CHECK_MSG(egl_context_make_current(&ctx, &e) == VS_OK, "%s",
-                  e.message);
+        CHECK_MSG(egl_context_make_current(&ctx, &e) == VS_OK, "%s", e.message);
         glBindFramebuffer(GL_FRAMEBUFFER, fbo);
         CHECK_MSG(vs_render_pose_to_current_framebuffer(mine, pose, &d, &e) ==
                       VS_OK,
@@ -92,8 +93,8 @@ static void same_pixels_as_own_context(void)
                   fbo);
     }
     /* Only a renderer made in the caller's context draws into it. */
-    CHECK(vs_render_pose_to_current_framebuffer(
-              own, pose, &(vs_render_desc){0}, &e) == VS_ERROR_ARGUMENT);
+    CHECK(vs_render_pose_to_current_framebuffer(own, pose, &(vs_render_desc){0},
+                                                &e) == VS_ERROR_ARGUMENT);
     CHECK(vs_render_pose_to_current_framebuffer(
               mine, NULL, &(vs_render_desc){0}, &e) == VS_ERROR_ARGUMENT);
     CHECK(egl_context_make_current(&ctx, &e) == VS_OK);

@@ -9,8 +9,8 @@
  * xvfb-run or xauth is missing or the CLI was built without the viewer. */
 #include <sys/wait.h>
 
-#include "write/image/image_writers.h"
 #include "test.h"
+#include "write/image/image_writers.h"
 
 /* Per channel: llvmpipe draws both the same, but a window system may
  * round differently on the way to the screen. */
@@ -19,8 +19,8 @@
 static int shell(const char *fmt, const char *args, const char *log)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, fmt, VS_TEST_TMP, VS_CLI_PATH, args,
-             VS_TEST_TMP, log);
+    snprintf(cmd, sizeof cmd, fmt, VS_TEST_TMP, VS_CLI_PATH, args, VS_TEST_TMP,
+             log);
     int status = system(cmd);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -72,8 +72,8 @@ static size_t differing(const char *a_name, const char *b_name)
         for (size_t i = 0; i < (size_t)aw * ah; ++i) {
             bool differs = false;
             for (int k = 0; k < 4; ++k)
-                differs |= abs((int)a[i * 4 + k] - (int)b[i * 4 + k]) >
-                           TOLERANCE;
+                differs |=
+                    abs((int)a[i * 4 + k] - (int)b[i * 4 + k]) > TOLERANCE;
             count += differs;
         }
     }
@@ -94,38 +94,37 @@ static size_t differing(const char *a_name, const char *b_name)
                   a, b, n_);                                                   \
     } while (0)
 
-static const char script[] =
-    "# SimpleSkin plays from t = 0\n"
-    "advance 0.5\n"
-    "screenshot v_play.png\n"
-    "key SPACE\n"
-    "advance 1\n"
-    "screenshot v_paused.png\n"
-    "key 2\n"
-    "screenshot v_outline.png\n"
-    "scrub 0.25\n"
-    "key K\n"
-    "screenshot v_scrub.png\n"
-    "key M\n"
-    "screenshot v_dq.png\n"
-    "drag left 100 0\n"
-    "screenshot v_orbit.png\n"
-    "key F\n"
-    "screenshot v_framed.png\n"
-    "wheel 3\n"
-    "drag right 20 10\n"
-    "screenshot v_zoom.png\n"
-    "key F\n"
-    "view normals\n"
-    "key M\n"
-    "key K\n"
-    "drag left 80 0 shift\n"
-    "screenshot v_normals.png\n"
-    "view outline\n"
-    "key B\n"
-    "screenshot v_both.png\n"
-    "quit\n"
-    "screenshot v_never.png\n";
+static const char script[] = "# SimpleSkin plays from t = 0\n"
+                             "advance 0.5\n"
+                             "screenshot v_play.png\n"
+                             "key SPACE\n"
+                             "advance 1\n"
+                             "screenshot v_paused.png\n"
+                             "key 2\n"
+                             "screenshot v_outline.png\n"
+                             "scrub 0.25\n"
+                             "key K\n"
+                             "screenshot v_scrub.png\n"
+                             "key M\n"
+                             "screenshot v_dq.png\n"
+                             "drag left 100 0\n"
+                             "screenshot v_orbit.png\n"
+                             "key F\n"
+                             "screenshot v_framed.png\n"
+                             "wheel 3\n"
+                             "drag right 20 10\n"
+                             "screenshot v_zoom.png\n"
+                             "key F\n"
+                             "view normals\n"
+                             "key M\n"
+                             "key K\n"
+                             "drag left 80 0 shift\n"
+                             "screenshot v_normals.png\n"
+                             "view outline\n"
+                             "key B\n"
+                             "screenshot v_both.png\n"
+                             "quit\n"
+                             "screenshot v_never.png\n";
 
 static void screenshots_match_render(void)
 {
