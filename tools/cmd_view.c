@@ -298,6 +298,7 @@ static int view_asset(const view_options *o, const vs_asset *asset,
     view_app app = {
         .asset = asset,
         .name = o->common.file ? o->common.file : CLI_DEFAULT_ASSET_NAME,
+        .input = o->common.file,
         .speed = 1.0f,
         .playing = !o->paused,
         .skeleton = o->skeleton,

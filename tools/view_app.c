@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli_common.h"
+#include "cli_files.h"
 #include "view_camera.h"
 
 #define CMD "view"
@@ -298,6 +299,7 @@ bool view_app_draw(view_app *app)
 
 bool view_app_screenshot(const view_app *app, const char *path)
 {
+    if (!cli_output_spares_reads(CMD, app->input, path)) return false;
     size_t w = (size_t)app->width, h = (size_t)app->height, row = w * 4;
     uint8_t *rgba = malloc(row * h + row);
     if (!rgba) {

@@ -14,7 +14,8 @@
 
 typedef struct view_app {
     const vs_asset *asset;
-    const char *name; /* the file, as the title shows it */
+    const char *name;  /* the file, as the title shows it */
+    const char *input; /* FILE; NULL: the embedded SimpleSkin */
     vs_renderer *renderer;
     vs_pose *pose;
     int32_t clip; /* -1: the rest pose */
@@ -62,7 +63,8 @@ void view_app_resize(view_app *app, int width, int height);
 bool view_app_draw(view_app *app);
 /* Frees the side-by-side framebuffer (the window's context current). */
 void view_app_release(view_app *app);
-/* Writes the drawn framebuffer (before it is swapped) to a PNG. */
+/* Writes the drawn framebuffer (before it is swapped) to a PNG; refuses
+ * (false, printed) to write over the input or a file its load read. */
 bool view_app_screenshot(const view_app *app, const char *path);
 /* The window title: file, clip, time, speed, view, frame time. */
 void view_app_title(const view_app *app, char *buf, size_t size);

@@ -5,7 +5,8 @@
  * its screenshots of an unmoved camera are the pictures `vskin render`
  * draws of the same pose (the same shaders through
  * vs_render_pose_to_current_framebuffer). A broken script
- * is refused with its line before any window opens. Skipped (77) when
+ * is refused with its line before any window opens, and a screenshot
+ * never replaces a file the model is read from. Skipped (77) when
  * xvfb-run or xauth is missing or the CLI was built without the viewer. */
 #include <sys/wait.h>
 
@@ -186,6 +187,28 @@ static void bad_script_is_refused(void)
               (char *)err);
 }
 
+/* A screenshot never replaces a file the model is made of. */
+static void screenshot_spares_the_models_files(void)
+{
+    CHECK(shell("cd '%s' && rm -f vm.gltf vm.bin vm_buf.png && '%s' convert "
+                "%s >/dev/null 2>'%s/%s'",
+                "-o vm.gltf", "view_convert.err") == 0);
+    CHECK(system("cd '" VS_TEST_TMP "' && mv vm.bin vm_buf.png && "
+                 "sed -i 's/vm\\.bin/vm_buf.png/' vm.gltf") == 0);
+    write_tmp("view_spare.txt", "screenshot vm_buf.png\n");
+    unsigned char before[64], after[64];
+    size_t n_before = test_slurp_tmp("vm_buf.png", before, sizeof before);
+    CHECK(n_before > 0);
+    CHECK(view("vm.gltf --size 64x64 --script view_spare.txt") == 1);
+    size_t n_after = test_slurp_tmp("vm_buf.png", after, sizeof after);
+    CHECK(n_before == n_after && memcmp(before, after, n_after) == 0);
+    unsigned char err[1024];
+    size_t n = test_slurp_tmp("view.err", err, sizeof err - 1);
+    err[n] = '\0';
+    CHECK_MSG(strstr((char *)err, "refusing to write over") != NULL, "%s",
+              (char *)err);
+}
+
 int main(void)
 {
     if (system("command -v xvfb-run >/dev/null 2>&1 && "
@@ -203,5 +226,6 @@ int main(void)
     }
     RUN(screenshots_match_render);
     RUN(bad_script_is_refused);
+    RUN(screenshot_spares_the_models_files);
     return test_summary();
 }
