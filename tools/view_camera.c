@@ -87,10 +87,18 @@ void view_camera_pan(vs_camera *cam, float dx, float dy, float height)
                         ? cam->ortho_height
                         : 2.0f * dist * tanf(cam->fov_y * PI_F / 360.0f);
     float per_pixel = world_h / height;
+    float eye[3], target[3];
     for (int k = 0; k < 3; ++k) {
         float move = (-dx * right[k] + dy * cam_up[k]) * per_pixel;
-        cam->eye[k] += move;
-        cam->target[k] += move;
+        eye[k] = cam->eye[k] + move;
+        target[k] = cam->target[k] + move;
+        /* A move past float's range would leave no camera to come back
+         * from (F frames again, but the view would be empty meanwhile). */
+        if (!isfinite(eye[k]) || !isfinite(target[k])) return;
+    }
+    for (int k = 0; k < 3; ++k) {
+        cam->eye[k] = eye[k];
+        cam->target[k] = target[k];
     }
 }
 
