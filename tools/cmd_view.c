@@ -335,6 +335,12 @@ static int view_asset(const view_options *o, const vs_asset *asset,
         status = script ? run_script(window, &app, script)
                         : run_interactive(window, &app);
     }
+    /* What the renderer could not draw as the file says (an image it could
+     * not read or decode), as `vskin render` prints it. */
+    uint32_t warnings = 0;
+    const vs_warning *w = vs_renderer_warnings(app.renderer, &warnings);
+    for (uint32_t i = 0; i < warnings && !o->common.quiet; ++i)
+        cli_error(CMD, "warning: %s: %s", w[i].object, w[i].message);
     vs_pose_free(app.pose);
     view_app_release(&app);
     /* The renderer's GL objects belong to the window's context, still

@@ -4,10 +4,11 @@
  * method, shows linear and DQS side by side, orbits, frames and zooms, and
  * its screenshots of an unmoved camera are the pictures `vskin render`
  * draws of the same pose (the same shaders through
- * vs_render_pose_to_current_framebuffer). A broken script
- * is refused with its line before any window opens, and a screenshot
- * never replaces a file the model is read from. Skipped (77) when
- * xvfb-run or xauth is missing or the CLI was built without the viewer. */
+ * vs_render_pose_to_current_framebuffer). A broken script is refused with
+ * its line before any window opens, a screenshot never replaces a file the
+ * model is read from, and the renderer's warnings are printed. Skipped (77)
+ * when xvfb-run or xauth is missing or the CLI was built without the
+ * viewer. */
 #include <sys/wait.h>
 
 #include "test.h"
@@ -209,6 +210,24 @@ static void screenshot_spares_the_models_files(void)
               (char *)err);
 }
 
+/* An image the renderer cannot decode is a warning after the run, as
+ * `vskin render` prints it; the view still draws. */
+static void unreadable_image_is_a_warning(void)
+{
+    write_tmp("view_image.txt", "screenshot v_image.png\n");
+    remove(VS_TEST_TMP "/v_image.png");
+    CHECK(view("'" VS_TEST_DATA "/render/textured_quad/broken_image.gltf' "
+               "--size 32x32 --script view_image.txt") == 0);
+    unsigned char err[4096];
+    size_t n = test_slurp_tmp("view.err", err, sizeof err - 1);
+    err[n] = '\0';
+    CHECK_MSG(strstr((char *)err, "vskin view: warning: images[0]") &&
+                  strstr((char *)err, "bad PNG"),
+              "%s", (char *)err);
+    unsigned char png[8];
+    CHECK(test_slurp_tmp("v_image.png", png, sizeof png) == sizeof png);
+}
+
 int main(void)
 {
     if (system("command -v xvfb-run >/dev/null 2>&1 && "
@@ -227,5 +246,6 @@ int main(void)
     RUN(screenshots_match_render);
     RUN(bad_script_is_refused);
     RUN(screenshot_spares_the_models_files);
+    RUN(unreadable_image_is_a_warning);
     return test_summary();
 }
