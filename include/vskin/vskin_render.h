@@ -148,7 +148,10 @@ void vs_renderer_destroy(vs_renderer *renderer);
  * VS_ERROR_RENDER when no context is current or it is not OpenGL ES 3
  * (GL_VERSION names it). Every later call on the renderer needs that
  * context current; vs_render_pose then draws into the renderer's own
- * framebuffer object and binds the caller's framebuffer again. */
+ * framebuffer object and binds the caller's framebuffer again. A renderer
+ * made by vs_renderer_create leaves its own context current after each
+ * call, so a thread that uses both kinds makes its context current again
+ * before using this one. */
 vs_result vs_renderer_create_in_current_context(
     const vs_asset *asset, const vs_renderer_options *options,
     vs_renderer **out_renderer, vs_error *error);
