@@ -37,8 +37,20 @@ typedef struct view_window {
     view_app *app;
     int button; /* held mouse button: 0 left, 1 right, 2 middle; -1 none */
     bool shift;
+    bool scrubbing; /* the left button went down in the timeline bar */
     double x, y;
 } view_window;
+
+/* The cursor (window coordinates) in framebuffer pixels, which differ on
+ * screens that scale windows. */
+static void to_pixels(GLFWwindow *window, const view_window *vw, double x,
+                      double y, float *px, float *py)
+{
+    int ww = 0, wh = 0;
+    glfwGetWindowSize(window, &ww, &wh);
+    *px = (float)(ww > 0 ? x * vw->app->width / ww : x);
+    *py = (float)(wh > 0 ? y * vw->app->height / wh : y);
+}
 
 static char glfw_message[256];
 
@@ -162,17 +174,28 @@ static void on_button(GLFWwindow *window, int button, int action, int mods)
             : button == GLFW_MOUSE_BUTTON_MIDDLE ? 2
                                                  : -1;
     if (action == GLFW_PRESS && b >= 0) {
-        vw->button = b;
-        vw->shift = (mods & GLFW_MOD_SHIFT) != 0;
         glfwGetCursorPos(window, &vw->x, &vw->y);
-    } else if (action == GLFW_RELEASE && b == vw->button) {
-        vw->button = -1;
+        float px, py;
+        to_pixels(window, vw, vw->x, vw->y, &px, &py);
+        vw->scrubbing = b == 0 && view_app_press(vw->app, px, py);
+        vw->button = vw->scrubbing ? -1 : b;
+        vw->shift = (mods & GLFW_MOD_SHIFT) != 0;
+    } else if (action == GLFW_RELEASE) {
+        if (b == vw->button) vw->button = -1;
+        if (b == 0) vw->scrubbing = false;
     }
 }
 
 static void on_cursor(GLFWwindow *window, double x, double y)
 {
     view_window *vw = glfwGetWindowUserPointer(window);
+    if (vw->scrubbing) {
+        /* Within the bar's row wherever the cursor is, so the drag keeps
+         * scrubbing when it strays above the bar. */
+        float px, py;
+        to_pixels(window, vw, x, y, &px, &py);
+        view_app_press(vw->app, px, (float)vw->app->height - 1.0f);
+    }
     if (vw->button >= 0)
         view_app_drag(vw->app, vw->button, vw->shift, (float)(x - vw->x),
                       (float)(y - vw->y));
@@ -218,6 +241,9 @@ static bool run_step(GLFWwindow *window, view_app *app, const view_event *ev)
         break;
     case EV_SCRUB:
         view_app_scrub(app, ev->a);
+        break;
+    case EV_CLICK:
+        view_app_press(app, ev->a, ev->b);
         break;
     case EV_VIEW:
         app->view = ev->view;

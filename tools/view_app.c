@@ -18,6 +18,7 @@
 #define STEP_SECONDS (1.0f / 30.0f)
 #define ORBIT_DEG_PER_PIXEL 0.4f
 #define ZOOM_PER_STEP 0.9f
+#define TIMELINE_PIXELS 8
 
 static const char *const view_names[] = {"shaded", "outline", "weights",
                                          "joints", "normals"};
@@ -140,6 +141,9 @@ void view_app_act(view_app *app, view_action action)
         app->both = !app->both;
         if (!app->moved) view_app_frame(app);
         break;
+    case ACT_TIMELINE:
+        app->timeline = !app->timeline;
+        break;
     case ACT_FRAME:
         view_app_frame(app);
         break;
@@ -183,6 +187,41 @@ void view_app_drag(view_app *app, int button, bool shift, float dx, float dy)
     else
         view_camera_pan(&app->camera, dx, dy, (float)app->height);
     app->moved = true;
+}
+
+static bool timeline_shown(const view_app *app)
+{
+    return app->timeline && app->clip >= 0 && app->height > TIMELINE_PIXELS;
+}
+
+bool view_app_press(view_app *app, float x, float y)
+{
+    if (!timeline_shown(app) || y < (float)(app->height - TIMELINE_PIXELS) ||
+        app->width <= 0)
+        return false;
+    float start, end;
+    clip_range(app, &start, &end);
+    float f = fmaxf(0.0f, fminf(1.0f, x / (float)app->width));
+    view_app_scrub(app, start + f * (end - start));
+    return true;
+}
+
+/* The timeline bar: scissored clears, so no program or buffer is needed
+ * and nothing else of the frame is touched. */
+static void draw_timeline(const view_app *app)
+{
+    float start, end;
+    clip_range(app, &start, &end);
+    float f = end > start ? (app->time - start) / (end - start) : 0.0f;
+    int filled = (int)(fmaxf(0.0f, fminf(1.0f, f)) * (float)app->width + 0.5f);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, app->width, TIMELINE_PIXELS);
+    glClearColor(0.1f, 0.1f, 0.1f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glScissor(0, 0, filled, TIMELINE_PIXELS);
+    glClearColor(0.95f, 0.6f, 0.1f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
 }
 
 void view_app_wheel(view_app *app, float steps)
@@ -291,6 +330,7 @@ bool view_app_draw(view_app *app)
         cli_error(CMD, "%s", e.message[0] ? e.message : vs_result_string(r));
         return false;
     }
+    if (timeline_shown(app)) draw_timeline(app);
     /* The frame time counts the GPU's work, not only its queueing. */
     glFinish();
     app->frame_ms = now_ms() - t0;
@@ -333,7 +373,8 @@ void view_app_title(const view_app *app, char *buf, size_t size)
     if (app->show_help) {
         snprintf(buf, size,
                  "vskin view: space play, arrows step, N/P clip, +/- speed, "
-                 "1-5 view, K skeleton, M method, B both, F frame, drag orbit, "
+                 "1-5 view, K skeleton, M method, B both, T timeline, F frame, "
+                 "drag orbit, "
                  "right-drag pan, wheel zoom, Q quit");
         return;
     }

@@ -32,6 +32,10 @@ typedef struct view_app {
      * `vskin render --method both`; the right half is drawn into fbo and
      * copied into the window. */
     bool both;
+    /* A bar along the bottom: the time within the clip; a click or drag
+     * in it scrubs. Off by default, so that the window shows what
+     * `vskin render` draws. */
+    bool timeline;
     unsigned fbo, color_rb, depth_rb;
     int fbo_width, fbo_height;
     vs_camera camera;
@@ -53,6 +57,9 @@ void view_app_scrub(view_app *app, float time);
 /* A drag of dx, dy pixels with button 0 (orbit; with shift: scrub),
  * 1 or 2 (pan). */
 void view_app_drag(view_app *app, int button, bool shift, float dx, float dy);
+/* A left press at framebuffer pixel x, y (top-left origin): true when it
+ * hit the timeline bar, which then scrubs to that place. */
+bool view_app_press(view_app *app, float x, float y);
 /* Wheel steps; positive zooms in. */
 void view_app_wheel(view_app *app, float steps);
 /* The framebuffer was resized; an unmoved camera is framed again for the

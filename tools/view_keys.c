@@ -36,6 +36,8 @@ static const key_binding keys[] = {
     {GLFW_KEY_K, "K", ACT_SKELETON, "skeleton overlay on / off"},
     {GLFW_KEY_M, "M", ACT_METHOD, "linear / dual-quaternion skinning"},
     {GLFW_KEY_B, "B", ACT_BOTH, "linear and dual-quaternion side by side"},
+    {GLFW_KEY_T, "T", ACT_TIMELINE,
+     "timeline bar on / off (click or drag in it to scrub)"},
     {GLFW_KEY_F, "F", ACT_FRAME, "frame the clip again"},
     {GLFW_KEY_H, "H", ACT_HELP, "this help (also in the title)"},
     {GLFW_KEY_F1, "F1", ACT_HELP, NULL},
@@ -71,9 +73,11 @@ void view_keys_help(FILE *out)
                  also ? also : "");
         fprintf(out, "  %-20s %s\n", label, keys[i].help);
     }
-    fprintf(out, "mouse:\n"
-                 "  left drag            orbit\n"
-                 "  right / middle drag  pan\n"
-                 "  wheel                zoom\n"
-                 "  shift + left drag    scrub the timeline\n");
+    fprintf(out,
+            "mouse:\n"
+            "  left drag            orbit\n"
+            "  right / middle drag  pan\n"
+            "  wheel                zoom\n"
+            "  shift + left drag    scrub the timeline\n"
+            "  left click in the bar  go to that time (T shows the bar)\n");
 }

@@ -23,9 +23,10 @@ typedef enum view_action {
     ACT_VIEW_JOINTS,
     ACT_VIEW_NORMALS,
     ACT_SKELETON,
-    ACT_METHOD, /* linear / dual-quaternion skinning */
-    ACT_BOTH,   /* linear and dual-quaternion side by side */
-    ACT_FRAME,  /* frame the clip again (undo orbit, pan, zoom) */
+    ACT_METHOD,   /* linear / dual-quaternion skinning */
+    ACT_BOTH,     /* linear and dual-quaternion side by side */
+    ACT_TIMELINE, /* the timeline bar on / off */
+    ACT_FRAME,    /* frame the clip again (undo orbit, pan, zoom) */
     ACT_HELP,
     ACT_QUIT
 } view_action;

@@ -44,7 +44,7 @@ static bool parse_view(const char *s, vs_render_view *out)
 static bool parse_line(char **w, int n, view_event *ev, const char **why)
 {
     const char *cmd = w[0];
-    *why = "unknown command (key, advance, drag, wheel, scrub, view, "
+    *why = "unknown command (key, advance, drag, wheel, scrub, click, view, "
            "screenshot, quit)";
     if (strcmp(cmd, "key") == 0) {
         ev->kind = EV_KEY;
@@ -73,6 +73,11 @@ static bool parse_line(char **w, int n, view_event *ev, const char **why)
         ev->shift = n == 5 && strcmp(w[4], "shift") == 0;
         return ev->button >= 0 && number(w[2], &ev->a) &&
                number(w[3], &ev->b) && (n == 4 || ev->shift);
+    }
+    if (strcmp(cmd, "click") == 0) {
+        ev->kind = EV_CLICK;
+        *why = "click takes X Y (pixels from the top-left corner)";
+        return n == 3 && number(w[1], &ev->a) && number(w[2], &ev->b);
     }
     if (strcmp(cmd, "view") == 0) {
         ev->kind = EV_VIEW;

@@ -18,6 +18,7 @@ typedef enum view_event_kind {
     EV_SCRUB,      /* scrub T: the time T of the clip */
     EV_VIEW,       /* view shaded|outline|weights|joints|normals */
     EV_SCREENSHOT, /* screenshot PATH: the window's pixels as PNG */
+    EV_CLICK,      /* click X Y: a left click at that window pixel */
     EV_QUIT        /* quit */
 } view_event_kind;
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* `vskin view --script` under Xvfb: the viewer opens a real window, plays,
  * pauses, switches views, scrubs, toggles the skeleton and the skinning
- * method, shows linear and DQS side by side, orbits, frames and zooms, and
- * its screenshots of an unmoved camera are the pictures `vskin render`
- * draws of the same pose (the same shaders through
+ * method, shows linear and DQS side by side, orbits, frames and zooms,
+ * scrubs by a click in the timeline bar, and its screenshots of an unmoved
+ * camera are the pictures `vskin render` draws of the same pose (the same shaders through
  * vs_render_pose_to_current_framebuffer). A broken script is refused with
  * its line before any window opens, a screenshot never replaces a file the
  * model is read from, and the renderer's warnings are printed. Skipped (77)
@@ -64,14 +64,16 @@ static uint8_t *read_png(const char *name, uint32_t *w, uint32_t *h)
 
 /* How many pixels differ by more than TOLERANCE in some channel; SIZE_MAX
  * when the pictures cannot be compared. */
-static size_t differing(const char *a_name, const char *b_name)
+static size_t differing_in(const char *a_name, const char *b_name,
+                           uint32_t rows)
 {
     uint32_t aw = 0, ah = 0, bw = 0, bh = 0;
     uint8_t *a = read_png(a_name, &aw, &ah), *b = read_png(b_name, &bw, &bh);
     size_t count = SIZE_MAX;
     if (a && b && aw == bw && ah == bh) {
         count = 0;
-        for (size_t i = 0; i < (size_t)aw * ah; ++i) {
+        size_t end = (size_t)aw * (rows < ah ? rows : ah);
+        for (size_t i = 0; i < end; ++i) {
             bool differs = false;
             for (int k = 0; k < 4; ++k)
                 differs |=
@@ -82,6 +84,11 @@ static size_t differing(const char *a_name, const char *b_name)
     free(a);
     free(b);
     return count;
+}
+
+static size_t differing(const char *a_name, const char *b_name)
+{
+    return differing_in(a_name, b_name, UINT32_MAX);
 }
 
 #define SAME(a, b)                                                             \
@@ -125,6 +132,12 @@ static const char script[] = "# SimpleSkin plays from t = 0\n"
                              "view outline\n"
                              "key B\n"
                              "screenshot v_both.png\n"
+                             "key B\n"
+                             "key T\n"
+                             "click 80 115\n"
+                             "screenshot v_bar.png\n"
+                             "key T\n"
+                             "screenshot v_nobar.png\n"
                              "quit\n"
                              "screenshot v_never.png\n";
 
@@ -153,6 +166,8 @@ static void screenshots_match_render(void)
         {"--time 3 --view normals", "r_normals.png"},
         /* Side by side: each half a 80x120 picture. */
         {"--time 3 --view outline --method both --size 80x120", "r_both.png"},
+        /* A click half way along the timeline bar: 2.75 s, paused. */
+        {"--time 2.75 --view outline", "r_bar.png"},
     };
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; ++i) {
         /* A later --size wins. */
@@ -170,6 +185,11 @@ static void screenshots_match_render(void)
     DIFFERENT("v_zoom.png", "r_dq.png");
     SAME("v_normals.png", "r_normals.png");
     SAME("v_both.png", "r_both.png");
+    SAME("v_nobar.png", "r_bar.png");
+    /* The bar covers the bottom 8 rows and nothing else. */
+    size_t above = differing_in("v_bar.png", "r_bar.png", 112);
+    CHECK_MSG(above == 0, "%zu pixels above the timeline bar differ", above);
+    DIFFERENT("v_bar.png", "r_bar.png");
     FILE *never = fopen(VS_TEST_TMP "/v_never.png", "rb");
     CHECK_MSG(never == NULL, "a step after quit ran");
     if (never) fclose(never);
