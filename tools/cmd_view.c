@@ -357,6 +357,13 @@ static int view_asset(const view_options *o, const vs_asset *asset,
         glfwSetFramebufferSizeCallback(window, on_resize);
         printf("%s: %s; H for help\n", app.name,
                vs_renderer_gl_renderer(app.renderer));
+        /* The clip list, for N and P. */
+        for (uint32_t c = 0; c < asset->clip_count; ++c)
+            printf("%s clip %u: %s (%g..%g s)\n",
+                   (int32_t)c == app.clip ? "*" : " ", c,
+                   asset->clips[c].name[0] ? CLI_TEXT(asset->clips[c].name)
+                                           : "(unnamed)",
+                   (double)asset->clips[c].start, (double)asset->clips[c].end);
         fflush(stdout);
         status = script ? run_script(window, &app, script)
                         : run_interactive(window, &app);

@@ -3,11 +3,11 @@
  * pauses, switches views, scrubs, toggles the skeleton and the skinning
  * method, shows linear and DQS side by side, orbits, frames and zooms,
  * scrubs by a click in the timeline bar, and its screenshots of an unmoved
- * camera are the pictures `vskin render` draws of the same pose (the same shaders through
- * vs_render_pose_to_current_framebuffer). A broken script is refused with
- * its line before any window opens, a screenshot never replaces a file the
- * model is read from, and the renderer's warnings are printed. Skipped (77)
- * when xvfb-run or xauth is missing or the CLI was built without the
+ * camera are the pictures `vskin render` draws of the same pose (the same
+ * shaders through vs_render_pose_to_current_framebuffer). A broken script is
+ * refused with its line before any window opens, a screenshot never replaces a
+ * file the model is read from, and the renderer's warnings are printed. Skipped
+ * (77) when xvfb-run or xauth is missing or the CLI was built without the
  * viewer. */
 #include <sys/wait.h>
 
@@ -248,6 +248,31 @@ static void unreadable_image_is_a_warning(void)
     CHECK(test_slurp_tmp("v_image.png", png, sizeof png) == sizeof png);
 }
 
+/* N switches to the next clip and frames it as `render --anim` does. */
+static void next_clip_matches_render_anim(void)
+{
+    const char *model = "'" VS_SHARED_ASSETS
+                        "/gltf2/InterpolationTest/interpolation_test.gltf'";
+    FILE *f = fopen(VS_SHARED_ASSETS
+                    "/gltf2/InterpolationTest/interpolation_test.gltf",
+                    "rb");
+    if (!f) {
+        printf("  (shared assets absent: clip switching not checked)\n");
+        return;
+    }
+    fclose(f);
+    write_tmp("view_clip.txt",
+              "key N\nkey N\nscrub 1\nscreenshot v_clip.png\nquit\n");
+    char args[1024];
+    snprintf(args, sizeof args, "%s --size 96x64 --script view_clip.txt",
+             model);
+    CHECK(view(args) == 0);
+    snprintf(args, sizeof args,
+             "%s --anim 2 --time 1 --size 96x64 -o r_clip.png", model);
+    CHECK(render(args) == 0);
+    SAME("v_clip.png", "r_clip.png");
+}
+
 int main(void)
 {
     if (system("command -v xvfb-run >/dev/null 2>&1 && "
@@ -267,5 +292,6 @@ int main(void)
     RUN(bad_script_is_refused);
     RUN(screenshot_spares_the_models_files);
     RUN(unreadable_image_is_a_warning);
+    RUN(next_clip_matches_render_anim);
     return test_summary();
 }
