@@ -33,11 +33,43 @@ static int render(const char *args)
                  "view_render.err");
 }
 
-static int view(const char *args)
+/* Sanitized builds: Mesa's X11 EGL driver, unloaded at exit, leaves a few
+ * allocations that LeakSanitizer can only attribute to an unknown module,
+ * so the windowed runs do without the leak check (address and undefined
+ * behaviour checks stay on). The script checks, which open no window, keep
+ * it. */
+#ifdef VS_SANITIZED
+#define VIEW_ENV "ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" "
+#else
+#define VIEW_ENV ""
+#endif
+
+static int view_once(const char *args)
 {
-    return shell("cd '%s' && timeout 300 xvfb-run -a -s '-screen 0 640x480x24' "
+    return shell("cd '%s' && " VIEW_ENV
+                 "timeout 300 xvfb-run -a -s '-screen 0 640x480x24' "
                  "'%s' view %s >/dev/null 2>'%s/%s'",
                  args, "view.err");
+}
+
+/* Runs the viewer under a fresh X server; an X server that did not start
+ * (another one took the display number xvfb-run -a picked) is tried again.
+ * Prints the viewer's stderr when the exit status is not `expected`. */
+static int view(const char *args, int expected)
+{
+    int rc = -1;
+    unsigned char err[4096];
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        rc = view_once(args);
+        size_t n = test_slurp_tmp("view.err", err, sizeof err - 1);
+        err[n] = '\0';
+        if (rc == expected || !strstr((char *)err, "Xvfb failed to start"))
+            break;
+    }
+    if (rc != expected)
+        fprintf(stderr, "vskin view %s exited %d, not %d:\n%s\n", args, rc,
+                expected, (char *)err);
+    return rc;
 }
 
 static void write_tmp(const char *name, const char *text)
@@ -145,14 +177,9 @@ static void screenshots_match_render(void)
 {
     write_tmp("view.txt", script);
     remove(VS_TEST_TMP "/v_never.png");
-    int rc = view("--size 160x120 --script view.txt");
-    if (rc != 0) {
-        unsigned char err[4096];
-        size_t n = test_slurp_tmp("view.err", err, sizeof err - 1);
-        err[n] = '\0';
-        CHECK_MSG(rc == 0, "vskin view exited %d: %s", rc, (char *)err);
-        return;
-    }
+    int rc = view("--size 160x120 --script view.txt", 0);
+    CHECK(rc == 0);
+    if (rc != 0) return;
     const char *size = "--size 160x120 ";
     char args[256];
     struct {
@@ -220,7 +247,7 @@ static void screenshot_spares_the_models_files(void)
     unsigned char before[64], after[64];
     size_t n_before = test_slurp_tmp("vm_buf.png", before, sizeof before);
     CHECK(n_before > 0);
-    CHECK(view("vm.gltf --size 64x64 --script view_spare.txt") == 1);
+    CHECK(view("vm.gltf --size 64x64 --script view_spare.txt", 1) == 1);
     size_t n_after = test_slurp_tmp("vm_buf.png", after, sizeof after);
     CHECK(n_before == n_after && memcmp(before, after, n_after) == 0);
     unsigned char err[1024];
@@ -237,7 +264,8 @@ static void unreadable_image_is_a_warning(void)
     write_tmp("view_image.txt", "screenshot v_image.png\n");
     remove(VS_TEST_TMP "/v_image.png");
     CHECK(view("'" VS_TEST_DATA "/render/textured_quad/broken_image.gltf' "
-               "--size 32x32 --script view_image.txt") == 0);
+               "--size 32x32 --script view_image.txt",
+               0) == 0);
     unsigned char err[4096];
     size_t n = test_slurp_tmp("view.err", err, sizeof err - 1);
     err[n] = '\0';
@@ -266,7 +294,7 @@ static void next_clip_matches_render_anim(void)
     char args[1024];
     snprintf(args, sizeof args, "%s --size 96x64 --script view_clip.txt",
              model);
-    CHECK(view(args) == 0);
+    CHECK(view(args, 0) == 0);
     snprintf(args, sizeof args,
              "%s --anim 2 --time 1 --size 96x64 -o r_clip.png", model);
     CHECK(render(args) == 0);
