@@ -12,6 +12,7 @@ packages=(
   libdraco-dev libmeshoptimizer-dev
   libjpeg62-turbo-dev
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  libglfw3-dev xvfb xauth
   clang libclang-rt-dev
   qemu-user
   doxygen

@@ -7,6 +7,8 @@
 int cmd_info(int argc, char **argv);
 int cmd_pose(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+/* The interactive viewer (GLFW). */
+int cmd_view(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_joints(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

@@ -17,6 +17,7 @@ static const command commands[] = {
     {"info", cmd_info, "describe scenes, nodes, meshes, skins and clips"},
     {"pose", cmd_pose, "pose and skin at given times; write OBJ, PLY or JSON"},
     {"render", cmd_render, "render a frame (PNG) or a clip (GIF) with OpenGL ES"},
+    {"view", cmd_view, "look at the asset in a window: orbit, play, scrub, views"},
     {"joints", cmd_joints, "joint matrices as JSON or the shader's RGBA32F rows"},
     {"convert", cmd_convert, "convert glTF 1.0 / COLLADA / glTF 2.0 to glTF 2.0"},
     {"validate", cmd_validate, "report skin, node, accessor, animation problems"},

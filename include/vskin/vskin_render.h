@@ -134,8 +134,77 @@ vs_result vs_renderer_create_with_options(const vs_asset *asset,
                                           const vs_renderer_options *options,
                                           vs_renderer **out_renderer,
                                           vs_error *error);
-/** Frees the renderer's GL objects and its EGL context; NULL is ignored. */
+/** Frees the renderer's GL objects and its EGL context; NULL is ignored.
+ * For a renderer made by vs_renderer_create_in_current_context, the
+ * context it was made in (or one sharing its objects) must be current. */
 void vs_renderer_destroy(vs_renderer *renderer);
+
+/* ------------------------------------------- drawing in the caller's context */
+
+/** As vs_renderer_create_with_options, but in the OpenGL ES 3.0 (or later)
+ * context current on the calling thread (a window's context from GLFW,
+ * SDL or an engine) instead of an EGL context of its own: no EGL call is
+ * made, and the renderer's GL objects live in that context. Fails with
+ * VS_ERROR_RENDER when no context is current or it is not OpenGL ES 3
+ * (GL_VERSION names it). Every later call on the renderer needs that
+ * context current; vs_render_pose then draws into the renderer's own
+ * framebuffer object and binds the caller's framebuffer again. A renderer
+ * made by vs_renderer_create leaves its own context current after each
+ * call, so a thread that uses both kinds makes its context current again
+ * before using this one. */
+vs_result vs_renderer_create_in_current_context(
+    const vs_asset *asset, const vs_renderer_options *options,
+    vs_renderer **out_renderer, vs_error *error);
+
+/** Draws `pose` as vs_render_pose does, into the framebuffer bound in the
+ * caller's context (a window's default framebuffer or the caller's FBO),
+ * over the viewport (0, 0, desc->width, desc->height), which it clears to
+ * the background first; nothing is read back. The same pose and desc give
+ * the same pixels as vs_render_pose when the framebuffer is RGBA8 with a
+ * depth buffer and no multisampling. Only for a renderer made by
+ * vs_renderer_create_in_current_context (else VS_ERROR_ARGUMENT). It leaves
+ * GL state changed: the viewport, clear colour and depth, the program, the
+ * vertex array, textures on units 0 and 1, depth test on (GL_LEQUAL),
+ * blending and face culling off; the framebuffer binding is kept. */
+vs_result vs_render_pose_to_current_framebuffer(vs_renderer *renderer,
+                                                const vs_pose *pose,
+                                                const vs_render_desc *desc,
+                                                vs_error *error);
+
+/** The parts of the renderer's GLSL ES 3.00 sources. */
+typedef enum vs_render_shader {
+    /** Skinning vertex shader, first part: joint data, uniforms and
+     * attributes. The vertex shader is a prelude the caller writes, then
+     * the three VS_SHADER_SKIN_VERTEX_* parts in this order (glShaderSource
+     * takes them as one array). The prelude is "#version 300 es
+", then
+     * "#define DUAL_QUATERNION 1
+" for dual-quaternion skinning, then
+     * either "#define MAX_JOINTS n
+" (joints in a uniform array:
+     * u_jointMat, or u_jointDq with 5 vec4 per joint) or
+     * "#define JOINTS_IN_TEXTURE 1
+" (u_jointTex, see docs/gpu.md).
+     * Attribute locations are fixed by layout qualifiers: 0 position,
+     * 1 normal, 2 JOINTS_0, 3 WEIGHTS_0, 4 JOINTS_1, 5 WEIGHTS_1,
+     * 6 texture coordinates, 7 COLOR_0. */
+    VS_SHADER_SKIN_VERTEX_DECLARATIONS = 0,
+    /** Second part: blendJoints, linear or (DUAL_QUATERNION) DQS. */
+    VS_SHADER_SKIN_VERTEX_BLEND,
+    /** Third part: main (skinned position, normal, the views' colours). */
+    VS_SHADER_SKIN_VERTEX_MAIN,
+    /** The skinning fragment shader, complete (with its #version line). */
+    VS_SHADER_SKIN_FRAGMENT,
+    /** The skeleton overlay's vertex and fragment shaders, complete. @{ */
+    VS_SHADER_OVERLAY_VERTEX,
+    VS_SHADER_OVERLAY_FRAGMENT
+    /** @} */
+} vs_render_shader;
+
+/** The source of one part, a static NUL-terminated string; NULL for a
+ * value outside vs_render_shader. These are the sources the renderer
+ * compiles; docs/gpu.md lists their uniforms. */
+const char *vs_render_shader_source(vs_render_shader part);
 
 /**
  * @page textures Textures

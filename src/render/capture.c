@@ -102,7 +102,7 @@ vs_result vs_renderer_capture_skinned_method(
         return set_error(error, VS_ERROR_NOT_FOUND,
                          "%s: nodes[%u]: no mesh instance with primitive %u",
                          r->asset->source_name, node, primitive);
-    vs_result res = egl_context_make_current(&r->egl, error);
+    vs_result res = renderer_make_current(r, error);
     if (res != VS_OK) return res;
     return run_capture(r, gp, pose, renderer_resolve_upload(r, upload, method),
                        method, skin_flags, out_positions, out_normals, error);

@@ -228,27 +228,36 @@ static void read_back(uint32_t w, uint32_t h, uint8_t *rgba)
     }
 }
 
-vs_result vs_render_pose(vs_renderer *r, const vs_pose *pose,
-                         const vs_render_desc *desc, uint8_t *rgba_out,
-                         vs_error *error)
+/* Checks the arguments and fills the defaults of a desc. */
+static vs_result check_args(const vs_renderer *r, const vs_pose *pose,
+                            const vs_render_desc *desc, const char *fn,
+                            vs_render_desc *out, vs_error *error)
 {
-    if (!r || !pose || !rgba_out || vs_pose_asset(pose) != r->asset)
+    if (!r || !pose || vs_pose_asset(pose) != r->asset)
         return set_error(error, VS_ERROR_ARGUMENT,
-                         "vs_render_pose: renderer, pose (of the renderer's "
-                         "asset) and rgba_out are required");
-    vs_render_desc d = resolve_desc(desc);
-    if ((unsigned)d.view > VS_VIEW_NORMALS ||
-        (unsigned)d.upload > VS_UPLOAD_TEXTURE ||
-        (unsigned)d.method > VS_SKIN_DUAL_QUATERNION)
+                         "%s: renderer and pose (of the renderer's asset) "
+                         "are required",
+                         fn);
+    *out = resolve_desc(desc);
+    if ((unsigned)out->view > VS_VIEW_NORMALS ||
+        (unsigned)out->upload > VS_UPLOAD_TEXTURE ||
+        (unsigned)out->method > VS_SKIN_DUAL_QUATERNION)
         return set_error(error, VS_ERROR_ARGUMENT,
-                         "vs_render_pose: unknown view %d, upload path %d or "
-                         "skinning method %d",
-                         (int)d.view, (int)d.upload, (int)d.method);
-    vs_result res = egl_context_make_current(&r->egl, error);
-    if (res == VS_OK) res = renderer_framebuffer(r, d.width, d.height, error);
+                         "%s: unknown view %d, upload path %d or skinning "
+                         "method %d",
+                         fn, (int)out->view, (int)out->upload,
+                         (int)out->method);
+    return VS_OK;
+}
+
+/* Draws into the framebuffer that is bound, over (0, 0, width, height). */
+static vs_result draw_picture(vs_renderer *r, const vs_pose *pose,
+                              const vs_render_desc *dp, vs_error *error)
+{
+    const vs_render_desc d = *dp;
     vs_upload_path path = renderer_resolve_upload(r, d.upload, d.method);
     skin_program *sp = NULL;
-    if (res == VS_OK) res = renderer_program(r, path, d.method, &sp, error);
+    vs_result res = renderer_program(r, path, d.method, &sp, error);
     if (res != VS_OK) return res;
 
     float aspect = (float)d.width / (float)d.height;
@@ -288,6 +297,49 @@ vs_result vs_render_pose(vs_renderer *r, const vs_pose *pose,
     res = draw_meshes(r, pose, &d, path, sp, vp, light, error);
     if (res != VS_OK) return res;
     if (d.skeleton) renderer_draw_skeleton(r, pose, vp);
-    read_back(d.width, d.height, rgba_out);
-    return gl_check("reading the picture back", error);
+    return VS_OK;
+}
+
+vs_result vs_render_pose(vs_renderer *r, const vs_pose *pose,
+                         const vs_render_desc *desc, uint8_t *rgba_out,
+                         vs_error *error)
+{
+    vs_render_desc d;
+    vs_result res = check_args(r, pose, desc, "vs_render_pose", &d, error);
+    if (res == VS_OK && !rgba_out)
+        res = set_error(error, VS_ERROR_ARGUMENT,
+                        "vs_render_pose: rgba_out is required");
+    if (res == VS_OK) res = renderer_make_current(r, error);
+    if (res != VS_OK) return res;
+    /* In the caller's context the caller's framebuffer binding is put back
+     * afterwards: the picture goes to the renderer's own. */
+    GLint previous = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
+    res = renderer_framebuffer(r, d.width, d.height, error);
+    if (res == VS_OK) res = draw_picture(r, pose, &d, error);
+    if (res == VS_OK) {
+        read_back(d.width, d.height, rgba_out);
+        res = gl_check("reading the picture back", error);
+    }
+    if (r->external_context)
+        glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)previous);
+    return res;
+}
+
+vs_result vs_render_pose_to_current_framebuffer(vs_renderer *r,
+                                                const vs_pose *pose,
+                                                const vs_render_desc *desc,
+                                                vs_error *error)
+{
+    vs_render_desc d;
+    vs_result res = check_args(
+        r, pose, desc, "vs_render_pose_to_current_framebuffer", &d, error);
+    if (res == VS_OK && !r->external_context)
+        res = set_error(error, VS_ERROR_ARGUMENT,
+                        "vs_render_pose_to_current_framebuffer: the renderer "
+                        "was not made by "
+                        "vs_renderer_create_in_current_context");
+    if (res == VS_OK) res = draw_picture(r, pose, &d, error);
+    if (res == VS_OK) res = gl_check("drawing", error);
+    return res;
 }

@@ -42,6 +42,10 @@ struct vs_renderer {
      * scratch), as for every other object made from an asset. */
     const vs_allocator *asset_alloc;
     egl_context egl;
+    /* Made by vs_renderer_create_in_current_context: the caller's context
+     * is used as it is (egl stays closed), and pictures go to the
+     * framebuffer the caller has bound. */
+    bool external_context;
     char gl_renderer[128];
 
     gpu_primitive *prims; /* every primitive of every mesh instance */
@@ -114,5 +118,8 @@ void renderer_draw_skeleton(vs_renderer *r, const vs_pose *pose,
 vs_result renderer_framebuffer(vs_renderer *r, uint32_t w, uint32_t h,
                                vs_error *error);
 vs_result renderer_overlay_init(vs_renderer *r, vs_error *error);
+/* Makes the renderer's own context current; nothing for a renderer made in
+ * the caller's context, whose context the caller keeps current. */
+vs_result renderer_make_current(const vs_renderer *r, vs_error *error);
 
 #endif

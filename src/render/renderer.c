@@ -53,10 +53,29 @@ static void free_memory(vs_renderer *r)
     mem_free(&alloc, r);
 }
 
-vs_result vs_renderer_create_with_options(const vs_asset *asset,
-                                          const vs_renderer_options *options,
-                                          vs_renderer **out_renderer,
-                                          vs_error *error)
+/* A current OpenGL ES 3 context of the caller: GL answers GL_VERSION only
+ * when some context is current, and the shaders are GLSL ES 3.00. */
+static vs_result check_current_context(vs_error *error)
+{
+    const char *version = (const char *)glGetString(GL_VERSION);
+    const char *prefix = "OpenGL ES ";
+    if (!version)
+        return set_error(error, VS_ERROR_RENDER,
+                         "vs_renderer_create_in_current_context: no OpenGL "
+                         "context is current on this thread");
+    if (strncmp(version, prefix, strlen(prefix)) != 0 ||
+        version[strlen(prefix)] < '3' || version[strlen(prefix)] > '9')
+        return set_error(error, VS_ERROR_RENDER,
+                         "vs_renderer_create_in_current_context: the current "
+                         "context is \"%.64s\", not OpenGL ES 3.0 or later",
+                         version);
+    return VS_OK;
+}
+
+static vs_result create_renderer(const vs_asset *asset,
+                                 const vs_renderer_options *options,
+                                 bool external, vs_renderer **out_renderer,
+                                 vs_error *error)
 {
     if (!asset || !out_renderer)
         return set_error(error, VS_ERROR_ARGUMENT,
@@ -94,7 +113,11 @@ vs_result vs_renderer_create_with_options(const vs_asset *asset,
                          "%s: out of memory for %u joints", asset->source_name,
                          joints);
     }
-    res = egl_context_open(&r->egl, error);
+    r->egl.display = EGL_NO_DISPLAY;
+    r->egl.context = EGL_NO_CONTEXT;
+    r->external_context = external;
+    res = external ? check_current_context(error)
+                   : egl_context_open(&r->egl, error);
     if (res != VS_OK) {
         free_memory(r);
         return res;
@@ -132,13 +155,35 @@ vs_result vs_renderer_create_with_options(const vs_asset *asset,
     return VS_OK;
 }
 
+vs_result vs_renderer_create_with_options(const vs_asset *asset,
+                                          const vs_renderer_options *options,
+                                          vs_renderer **out_renderer,
+                                          vs_error *error)
+{
+    return create_renderer(asset, options, false, out_renderer, error);
+}
+
+vs_result vs_renderer_create_in_current_context(
+    const vs_asset *asset, const vs_renderer_options *options,
+    vs_renderer **out_renderer, vs_error *error)
+{
+    return create_renderer(asset, options, true, out_renderer, error);
+}
+
+vs_result renderer_make_current(const vs_renderer *r, vs_error *error)
+{
+    return r->external_context ? VS_OK
+                               : egl_context_make_current(&r->egl, error);
+}
+
 void vs_renderer_destroy(vs_renderer *r)
 {
     if (!r) return;
     /* Deleting GL names needs the context current; if it cannot be made
      * current, destroying the context frees them anyway. */
-    if (r->egl.context != EGL_NO_CONTEXT &&
-        egl_context_make_current(&r->egl, NULL) == VS_OK) {
+    if (r->external_context ||
+        (r->egl.context != EGL_NO_CONTEXT &&
+         egl_context_make_current(&r->egl, NULL) == VS_OK)) {
         for (uint32_t i = 0; i < r->prim_count; ++i)
             gpu_primitive_free(&r->prims[i]);
         for (int i = 0; i < SKIN_PROGRAM_COUNT; ++i)
