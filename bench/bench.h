@@ -52,6 +52,7 @@ typedef struct bench_row {
     double us_per_frame;      /* frame rows: microseconds per character-frame */
     double speedup;           /* per_second / the 1-thread reference's */
     double copy_fraction; /* gbytes_per_second / copy bandwidth, same threads */
+    bool random_joints;   /* joint lists drawn per vertex, not shared */
 } bench_row;
 
 typedef struct bench_results {

@@ -34,11 +34,13 @@ static void print_header(const char *kind, vs_skin_method method)
     } else {
         bool dq = method == VS_SKIN_DUAL_QUATERNION;
         const char *title =
-            !strcmp(kind, "skin")  ? (dq ? "skinning (dual quaternions)"
-                                         : "skinning (linear blend)")
-            : !strcmp(kind, "isa") ? (dq ? "kernels by ISA (dual quaternions)"
-                                         : "kernels by ISA (linear blend)")
-                                   : "prepared stream (linear blend)";
+            !strcmp(kind, "skin") ? (dq ? "skinning (dual quaternions)"
+                                        : "skinning (linear blend)")
+            : !strcmp(kind, "isa")
+                ? (dq ? "kernels by ISA (dual quaternions)"
+                      : "kernels by ISA (linear blend)")
+                : "prepared stream (linear blend) and, as job:ISA, the "
+                  "plain job";
         printf("\n== %s: vertices/s; B/v = bytes moved per vertex; x ref = "
                "vs 1-thread scalar\n   reference; %% copy = moved GB/s / "
                "same-thread copy GB/s\n"
@@ -65,6 +67,7 @@ static void print_row(const bench_row *w)
                w->what, w->impl, w->influences, size, w->threads,
                w->per_second / 1e6, w->bytes_per_vertex, w->gbytes_per_second,
                w->speedup, 100.0 * w->copy_fraction);
+    if (w->random_joints) printf("%-12s random joint list per vertex\n", "");
 }
 
 void bench_print_table(const bench_config *c, const bench_results *r)
@@ -121,6 +124,7 @@ bool bench_print_json(const bench_config *c, const bench_results *r)
                                     w->gbytes_per_second);
             cJSON_AddNumberToObject(o, "speedup_vs_reference", w->speedup);
             cJSON_AddNumberToObject(o, "fraction_of_copy", w->copy_fraction);
+            cJSON_AddBoolToObject(o, "random_joints", w->random_joints);
         }
         cJSON_AddItemToArray(rows, o);
     }

@@ -91,16 +91,27 @@ static void free_buffers(skin_buffers *b)
     free(b->in_t), free(b->out_t), free(b->joints), free(b->weights);
 }
 
-/* k packed influences per vertex: distinct random joints, random weights
- * summing to 1 (as exporters write them). */
-static void fill_influences(skin_buffers *b, uint32_t k)
+/* k packed influences per vertex: distinct joints, random weights summing
+ * to 1 (as exporters write them). Banded joints (a random first joint, the
+ * rest at fixed steps) give at most BENCH_JOINTS joint sets, which vertices
+ * share as on a real mesh; random joints draw each vertex's set afresh, so
+ * vertices do not share sets and nothing can reuse one vertex's joint
+ * lookups for the next. */
+static void fill_influences(skin_buffers *b, uint32_t k, bool random_joints)
 {
     uint32_t seed = 777u + k;
     for (size_t v = 0; v < b->n; ++v) {
         uint32_t first = lcg(&seed) % BENCH_JOINTS;
         float sum = 0, *w = b->weights + v * k;
         for (uint32_t i = 0; i < k; ++i) {
-            b->joints[v * k + i] = (uint16_t)((first + i * 7u) % BENCH_JOINTS);
+            uint32_t joint = (first + i * 7u) % BENCH_JOINTS;
+            for (bool fresh = !random_joints; !fresh;) {
+                joint = lcg(&seed) % BENCH_JOINTS;
+                fresh = true;
+                for (uint32_t e = 0; e < i; ++e)
+                    fresh = fresh && b->joints[v * k + e] != joint;
+            }
+            b->joints[v * k + i] = (uint16_t)joint;
             w[i] = 0.05f + unit(&seed);
             sum += w[i];
         }
@@ -292,8 +303,10 @@ static bool isa_rows(skin_grid *g, uint32_t k)
     return true;
 }
 
-/* The prepared stream (u8 joints, unorm16 weights, stream order). */
-static bool stream_rows(skin_grid *g, uint32_t k, const char *auto_name)
+/* The prepared stream (u8 joints, unorm16 weights, stream order) of the
+ * current influences, positions + normals, on the first `pools` pools. */
+static bool stream_cells(skin_grid *g, uint32_t k, const char *auto_name,
+                         int pools, bool random_joints)
 {
     vs_skin_stream_desc d = {.vertex_count = g->b.n,
                              .influence_count = k,
@@ -308,15 +321,36 @@ static bool stream_rows(skin_grid *g, uint32_t k, const char *auto_name)
     }
     double bpv = bytes_per_vertex(1, vs_skin_stream_bytes_per_vertex(stream));
     bool ok = true;
-    for (int t = 0; t < g->cfg->thread_count && ok; ++t) {
+    for (int t = 0; t < pools && ok; ++t) {
         skin_cell cell = {.pool = g->pools[t],
                           .job = make_job(&g->b, k, 1),
                           .stream = stream};
         bench_row *row = new_row(g, "stream", 1, k, auto_name,
                                  bench_pool_threads(cell.pool));
+        row->random_joints = random_joints;
         ok = measure(g->cfg, &cell, row, bpv);
     }
     vs_skin_stream_free(stream);
+    return ok;
+}
+
+/* The prepared stream beside the plain job on positions only (the cell
+ * where the job's own per-vertex work weighs most), and at 4 influences the
+ * stream again on joint lists drawn per vertex. */
+static bool stream_rows(skin_grid *g, uint32_t k, const char *auto_name,
+                        const char *plain_name)
+{
+    if (!stream_cells(g, k, auto_name, g->cfg->thread_count, false))
+        return false;
+    skin_cell cell = {.pool = g->pools[0], .job = make_job(&g->b, k, 0)};
+    bench_row *row =
+        new_row(g, "stream", 0, k, plain_name, bench_pool_threads(cell.pool));
+    if (!measure(g->cfg, &cell, row, bytes_per_vertex(0, 6.0 * k)))
+        return false;
+    if (k != 4) return true;
+    fill_influences(&g->b, k, true);
+    bool ok = stream_cells(g, k, auto_name, 1, true);
+    fill_influences(&g->b, k, false);
     return ok;
 }
 
@@ -333,6 +367,8 @@ bool bench_skin(const bench_config *cfg, bench_results *r)
     char name[48];
     snprintf(name, sizeof name, "auto:%s", vs_isa_name(vs_cpu_best_isa()));
     const char *auto_name = bench_string(r, name);
+    snprintf(name, sizeof name, "job:%s", vs_isa_name(vs_cpu_best_isa()));
+    const char *plain_name = bench_string(r, name);
     bool ok = true;
     for (int t = 0; t < cfg->thread_count && ok; ++t) {
         vs_context_options o = {.thread_count = (uint32_t)cfg->threads[t]};
@@ -352,12 +388,12 @@ bool bench_skin(const bench_config *cfg, bench_results *r)
             uint32_t k = cfg->influences[i];
             g.b.method = cfg->method;
             g.b.store_flags = cfg->store_flags;
-            fill_influences(&g.b, k);
+            fill_influences(&g.b, k, false);
             for (int attrs = 0; attrs < 3 && ok; ++attrs)
                 ok = plain_rows(&g, k, attrs, auto_name);
             if (ok && k == 4) ok = isa_rows(&g, k);
             if (ok && (k == 1 || k == 4) && cfg->method == VS_SKIN_LINEAR)
-                ok = stream_rows(&g, k, auto_name);
+                ok = stream_rows(&g, k, auto_name, plain_name);
         }
         free_buffers(&g.b);
     }

@@ -42,8 +42,10 @@ static void test_smoke_json(void)
     CHECK(count_kind(rows, "skin") == 2 * 4 * 3 * 3);
     CHECK(count_kind(rows, "copy") == 2);
     CHECK(count_kind(rows, "isa") >= 2 * 1); /* portable at least, per size */
-    CHECK(count_kind(rows, "stream") == 2 * 2 * 2);
-    CHECK(count_kind(rows, "frame") == 4); /* 2 characters x 4x4 / 3x4 */
+    /* per size: 1 and 4 influences x 2 thread counts, the plain job's
+     * positions-only row beside each, and one random-joint-list cell */
+    CHECK(count_kind(rows, "stream") == 2 * (2 * 2 + 2 + 1));
+    CHECK(count_kind(rows, "frame") == 4);     /* 2 characters x 4x4 / 3x4 */
     CHECK(count_kind(rows, "crowd") == 2 * 2); /* plain and prepared */
     const cJSON *row;
     int bad = 0, references = 0;
@@ -82,6 +84,22 @@ static void test_smoke_json(void)
     }
     CHECK(bad == 0);
     CHECK(references == 2 * 4 * 3);
+    int plain_pos = 0, random_joints = 0;
+    cJSON_ArrayForEach(row, rows)
+    {
+        if (strcmp(cJSON_GetObjectItem(row, "kind")->valuestring, "stream"))
+            continue;
+        const char *impl = cJSON_GetObjectItem(row, "impl")->valuestring;
+        const char *what = cJSON_GetObjectItem(row, "what")->valuestring;
+        if (!strncmp(impl, "job:", 4) && !strcmp(what, "pos")) ++plain_pos;
+        if (cJSON_IsTrue(cJSON_GetObjectItem(row, "random_joints"))) {
+            ++random_joints;
+            CHECK(cJSON_GetObjectItem(row, "influences")->valueint == 4);
+            CHECK(!strcmp(what, "pos+nrm") && !strncmp(impl, "auto:", 5));
+        }
+    }
+    CHECK(plain_pos == 2 * 2);
+    CHECK(random_joints == 2);
     /* bytes per vertex as documented: positions + normals, 4 influences */
     cJSON_ArrayForEach(row, rows)
     {

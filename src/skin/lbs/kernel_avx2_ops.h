@@ -226,6 +226,8 @@ KERNEL_INLINE bool NAME(job_sums_full)(const float *w, const unsigned k,
     return true;
 }
 #define KERNEL_JOB_SUMS_FULL(w, k, sum) NAME(job_sums_full)(w, k, sum)
+/* 256-bit registers: job_scales divides 8 sums at once (kernel_soa.h). */
+#define KERNEL_SCALE_LANES 8
 
 /* W weights from element at of a chunk's weights (kernel_soa.h). */
 #define VSET1(x) _mm256_set1_ps(x)

@@ -22,6 +22,9 @@
 #include "skin/lbs/kernel_x86_io.h"
 
 #define W 16
+/* job_scales divides 8 sums at once, as the AVX2 kernel does
+ * (kernel_soa.h). */
+#define KERNEL_SCALE_LANES 8
 #define V __m512
 #define NAME(x) avx512_##x
 #define VSET1(x) _mm512_set1_ps(x)

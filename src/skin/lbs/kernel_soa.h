@@ -472,6 +472,13 @@ NAME(job_offsets)(const uint16_t *joints, size_t count, uint32_t *off)
         off[t] = (uint32_t)joints[t] * (16 * sizeof(float));
 }
 
+/* Lanes of job_scales' vectors: 4 (16 bytes, what every kernel's ISA has),
+ * or 8 where the includer has 256-bit registers (one division per 8 sums,
+ * the same IEEE quotients). */
+#ifndef KERNEL_SCALE_LANES
+#define KERNEL_SCALE_LANES 4
+#endif
+
 /* Each vertex's scale 1 / (sum of its weights) and identity weight for a
  * block of normalised weights, all >= 0 and not NaN. False when a sum is
  * not 0 and not a float in [FLT_MIN, FLT_MAX] (1 / sum finite, normal):
@@ -489,25 +496,27 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
         for (size_t i = n; i < KERNEL_BLOCK; ++i)
             sum[i] = 1.0f; /* any normal sum */
     }
-    /* In GCC/Clang vectors of 4, which the compiler maps to the ISA of this
-     * file (a plain loop here stays scalar). */
-    kernel_v4i ok = {0}, zero = {0};
+    /* In GCC/Clang vectors of KERNEL_SCALE_LANES, which the compiler maps
+     * to the ISA of this file (a plain loop here stays scalar). */
+    typedef float sv __attribute__((vector_size(KERNEL_SCALE_LANES * 4)));
+    typedef int32_t si __attribute__((vector_size(KERNEL_SCALE_LANES * 4)));
+    si ok = {0}, zero = {0};
     ok = ~ok;
-    for (size_t c = 0; c < KERNEL_BLOCK; c += 4) {
-        kernel_v4f si, r;
-        memcpy(&si, sum + c, sizeof si);
-        r = 1.0f / si; /* a zero sum's infinity is discarded */
-        const kernel_v4i is_zero = si == 0.0f, positive = si > 0.0f;
-        ok &= is_zero | ((si >= FLT_MIN) & (si <= FLT_MAX));
+    for (size_t c = 0; c < KERNEL_BLOCK; c += KERNEL_SCALE_LANES) {
+        sv s, r;
+        memcpy(&s, sum + c, sizeof s);
+        r = 1.0f / s; /* a zero sum's infinity is discarded */
+        const si is_zero = s == 0.0f, positive = s > 0.0f;
+        ok &= is_zero | ((s >= FLT_MIN) & (s <= FLT_MAX));
         zero |= is_zero;
-        const kernel_v4i sc = (kernel_v4i)r & positive;
-        const kernel_v4f one = {1, 1, 1, 1};
-        const kernel_v4i id = (kernel_v4i)one & ~positive;
+        const si sc = (si)r & positive;
+        const sv one = (sv){0} + 1.0f;
+        const si id = (si)one & ~positive;
         memcpy(scale + c, &sc, sizeof sc);
         memcpy(idw + c, &id, sizeof id);
     }
     int32_t all_ok = -1, any_zero = 0;
-    for (int lane = 0; lane < 4; ++lane) {
+    for (int lane = 0; lane < KERNEL_SCALE_LANES; ++lane) {
         all_ok &= ok[lane];
         any_zero |= zero[lane];
     }
