@@ -176,15 +176,11 @@ typedef enum vs_render_shader {
     /** Skinning vertex shader, first part: joint data, uniforms and
      * attributes. The vertex shader is a prelude the caller writes, then
      * the three VS_SHADER_SKIN_VERTEX_* parts in this order (glShaderSource
-     * takes them as one array). The prelude is "#version 300 es
-", then
-     * "#define DUAL_QUATERNION 1
-" for dual-quaternion skinning, then
-     * either "#define MAX_JOINTS n
-" (joints in a uniform array:
-     * u_jointMat, or u_jointDq with 5 vec4 per joint) or
-     * "#define JOINTS_IN_TEXTURE 1
-" (u_jointTex, see docs/gpu.md).
+     * takes them as one array). The prelude is these lines, each ended by a
+     * newline: `#version 300 es`; `#define DUAL_QUATERNION 1` for
+     * dual-quaternion skinning; then either `#define MAX_JOINTS n` (joints
+     * in a uniform array: u_jointMat, or u_jointDq with 5 vec4 per joint)
+     * or `#define JOINTS_IN_TEXTURE 1` (u_jointTex, see docs/gpu.md).
      * Attribute locations are fixed by layout qualifiers: 0 position,
      * 1 normal, 2 JOINTS_0, 3 WEIGHTS_0, 4 JOINTS_1, 5 WEIGHTS_1,
      * 6 texture coordinates, 7 COLOR_0. */
@@ -193,7 +189,8 @@ typedef enum vs_render_shader {
     VS_SHADER_SKIN_VERTEX_BLEND,
     /** Third part: main (skinned position, normal, the views' colours). */
     VS_SHADER_SKIN_VERTEX_MAIN,
-    /** The skinning fragment shader, complete (with its #version line). */
+    /** The skinning fragment shader, complete (with its `#version`
+     * line). */
     VS_SHADER_SKIN_FRAGMENT,
     /** The skeleton overlay's vertex and fragment shaders, complete. @{ */
     VS_SHADER_OVERLAY_VERTEX,
