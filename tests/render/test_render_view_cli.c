@@ -9,6 +9,7 @@
  * file the model is read from, and the renderer's warnings are printed. Skipped
  * (77) when xvfb-run or xauth is missing or the CLI was built without the
  * viewer. */
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include "test.h"
@@ -44,12 +45,22 @@ static int render(const char *args)
 #define VIEW_ENV ""
 #endif
 
+/* The viewer's own exit status, written from inside xvfb-run: xvfb-run
+ * may fail after the viewer has exited (removing its temporary folder) and
+ * then exits with a status of its own. */
 static int view_once(const char *args)
 {
-    return shell("cd '%s' && " VIEW_ENV
-                 "timeout 300 xvfb-run -a -s '-screen 0 640x480x24' "
-                 "'%s' view %s >/dev/null 2>'%s/%s'",
-                 args, "view.err");
+    remove(VS_TEST_TMP "/view.status");
+    int outer = shell("cd '%s' && " VIEW_ENV
+                      "timeout 300 xvfb-run -a -s '-screen 0 640x480x24' "
+                      "sh -c \"'%s' view %s; echo \\$? > view.status\" "
+                      ">/dev/null 2>'%s/%s'",
+                      args, "view.err");
+    unsigned char status[16];
+    size_t n = test_slurp_tmp("view.status", status, sizeof status - 1);
+    if (n == 0) return outer;
+    status[n] = '\0';
+    return atoi((const char *)status);
 }
 
 /* Runs the viewer under a fresh X server; an X server that did not start
