@@ -58,6 +58,25 @@ static int32_t output(gltf2w_ctx *c, const vs_anim_sampler *s,
     return acc;
 }
 
+/* A weights channel animates a mesh's morph targets (§3.11.2): on a node
+ * whose mesh has none (a COLLADA morph whose mesh was left out) it moves
+ * nothing, and glTF 2.0 forbids it, so it is not written. */
+static bool writable(const vs_asset *a, const vs_anim_channel *ch)
+{
+    if (ch->path != VS_PATH_WEIGHTS) return true;
+    if (ch->node >= a->node_count || a->nodes[ch->node].mesh < 0) return false;
+    const vs_mesh *m = &a->meshes[a->nodes[ch->node].mesh];
+    return m->primitive_count > 0 && m->primitives[0].target_count > 0;
+}
+
+static uint32_t writable_count(const vs_asset *a, const vs_clip *cl)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < cl->channel_count; ++i)
+        n += writable(a, &cl->channels[i]);
+    return n;
+}
+
 static vs_result clip(gltf2w_ctx *c, uint32_t k, cJSON *anim)
 {
     const vs_clip *cl = &c->asset->clips[k];
@@ -71,9 +90,11 @@ static vs_result clip(gltf2w_ctx *c, uint32_t k, cJSON *anim)
     for (uint32_t s = 0; s < cl->sampler_count; ++s)
         inputs[s] = -1;
     vs_result r = VS_OK;
+    uint32_t written = 0;
     for (uint32_t i = 0; i < cl->channel_count && r == VS_OK; ++i) {
         const vs_anim_channel *ch = &cl->channels[i];
         const vs_anim_sampler *s = &cl->samplers[ch->sampler];
+        if (!writable(c->asset, ch)) continue;
         if (s->key_count == 0) {
             r = set_error(c->error, VS_ERROR_UNSUPPORTED,
                           "%s: animations[%u].samplers[%u]: a sampler without "
@@ -100,7 +121,7 @@ static vs_result clip(gltf2w_ctx *c, uint32_t k, cJSON *anim)
             !cJSON_AddNumberToObject(smp, "output", out) ||
             !cJSON_AddStringToObject(smp, "interpolation",
                                      anim_interp_name(s->interpolation)) ||
-            !cJSON_AddNumberToObject(chan, "sampler", i) ||
+            !cJSON_AddNumberToObject(chan, "sampler", written++) ||
             !cJSON_AddNumberToObject(target, "node", ch->node) ||
             !cJSON_AddStringToObject(target, "path", anim_path_name(ch->path)))
             r = gltf2w_oom(c, "animations");
@@ -117,7 +138,7 @@ vs_result gltf2w_animations(gltf2w_ctx *c)
         const vs_clip *cl = &a->clips[k];
         /* glTF animations need at least one channel (§5.2); an empty clip
          * moves nothing and is left out. */
-        if (cl->channel_count == 0) continue;
+        if (writable_count(a, cl) == 0) continue;
         if (!list && !(list = cJSON_AddArrayToObject(c->root, "animations")))
             return gltf2w_oom(c, "animations");
         cJSON *anim = cJSON_CreateObject();
