@@ -77,6 +77,16 @@ vs_result asset_warn(vs_asset *asset, vs_error *error, const char *object,
     return VS_OK;
 }
 
+const char *asset_refusal_text(const vs_asset *asset, const vs_error *error)
+{
+    const char *msg = error ? error->message : "";
+    size_t n = strlen(asset->source_name);
+    if (strncmp(msg, asset->source_name, n) == 0 &&
+        strncmp(msg + n, ": ", 2) == 0)
+        msg += n + 2;
+    return msg;
+}
+
 vs_result asset_publish_warnings(vs_asset *asset, vs_error *error)
 {
     asset_internal *in = internal_of(asset);

@@ -22,6 +22,11 @@ vs_result asset_warn(vs_asset *asset, vs_error *error, const char *object,
                      const char *action, const char *fmt, ...)
     VS_PRINTF(5, 6);
 
+/* The text of a refusal the load has just made in `error`, past the
+ * "FILE: " every load message starts with ("" when error is NULL): for a
+ * repair that replaces the refusal with a warning of the same words. */
+const char *asset_refusal_text(const vs_asset *asset, const vs_error *error);
+
 /* True for a strict load: a loader that must choose between two ways to
  * go on (before it can name the flaw) asks first. */
 bool asset_strict(const vs_asset *asset);

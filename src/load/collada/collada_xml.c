@@ -119,11 +119,7 @@ vs_result collada_warn(collada_ctx *ctx, const xmlNode *element,
 vs_result collada_demote(collada_ctx *ctx, const xmlNode *element,
                          const char *attr, const char *action)
 {
-    const char *why = ctx->error ? ctx->error->message : "";
-    size_t n = strlen(ctx->asset->source_name);
-    if (strncmp(why, ctx->asset->source_name, n) == 0 &&
-        strncmp(why + n, ": ", 2) == 0)
-        why += n + 2;
+    const char *why = asset_refusal_text(ctx->asset, ctx->error);
     /* The refusal named the same element first: the warning's object
      * names it once. */
     char where[256] = "";

@@ -275,10 +275,7 @@ static void default_material(vs_material *m)
 static void refusal_parts(const gltf2_ctx *c, const char *path, char *field,
                           size_t size, const char **why)
 {
-    const char *msg = c->error ? c->error->message : "";
-    size_t n = strlen(c->src);
-    if (strncmp(msg, c->src, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
-        msg += n + 2;
+    const char *msg = asset_refusal_text(c->asset, c->error);
     size_t p = strlen(path);
     const char *colon = strncmp(msg, path, p) == 0 ? strstr(msg + p, ": ")
                                                    : NULL;
