@@ -41,9 +41,9 @@ static bool build_children(vd_doc *d)
         if (!cJSON_IsArray(kids)) kids = NULL;
         cJSON_ArrayForEach(c, kids)
         {
-            double v = cJSON_IsNumber(c) ? c->valuedouble : -1;
+            int32_t v = json_array_index(c);
             uint32_t child =
-                v >= 0 && v < n && v == floor(v) ? (uint32_t)v : UINT32_MAX;
+                v >= 0 && (uint32_t)v < n ? (uint32_t)v : UINT32_MAX;
             d->child[at + k] = child;
             if (child != UINT32_MAX) {
                 if (d->parent[child] >= 0) {
@@ -339,8 +339,8 @@ static void check_scenes(vd_doc *d, uint32_t i, const cJSON *n)
         const cJSON *j;
         cJSON_ArrayForEach(j, joints)
         {
-            int64_t jr =
-                cJSON_IsNumber(j) ? vd_root_of(d, (int64_t)j->valuedouble) : -1;
+            int32_t joint = json_array_index(j);
+            int64_t jr = joint >= 0 ? vd_root_of(d, joint) : -1;
             bool found = false;
             cJSON_ArrayForEach(e, roots) found |=
                 cJSON_IsNumber(e) && jr >= 0 && e->valuedouble == jr;

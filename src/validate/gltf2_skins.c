@@ -73,10 +73,7 @@ static void check_hierarchy(vd_doc *d, uint32_t s, const cJSON *skin,
     const cJSON *j;
     cJSON_ArrayForEach(j, joints)
     {
-        int64_t node = cJSON_IsNumber(j) && j->valuedouble >= 0 &&
-                               j->valuedouble == floor(j->valuedouble)
-                           ? (int64_t)j->valuedouble
-                           : -1;
+        int64_t node = json_array_index(j);
         int64_t r = vd_root_of(d, node);
         if (r < 0 || (root != -2 && r != root)) common = false;
         root = r;

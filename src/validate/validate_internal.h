@@ -14,6 +14,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "format/gltf_common.h"
+#include "format/json_index.h"
 #include "format/read_file.h"
 #include "vskin/vskin.h"
 #include "vskin/vskin_tools.h"
@@ -126,7 +127,8 @@ typedef struct vd_doc {
  * walked once per check, so cJSON_GetArrayItem's O(i) is only used for
  * references (bounded by the file size). */
 const cJSON *vd_item(const cJSON *array, uint32_t count, int64_t index);
-/* Integer member or -1 when absent / not a non-negative integer. */
+/* Integer member (0 to UINT32_MAX: byte lengths as well as indices) or -1
+ * when absent or not a non-negative integer in that range. */
 int64_t vd_int(const cJSON *obj, const char *key);
 
 /* Parses data (glTF JSON or GLB), loads buffers and views, reads accessors.

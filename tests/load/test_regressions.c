@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Every file in tests/data/regressions/ once crashed a fuzz harness. Each
  * must now load cleanly or fail with a proper error; an accepted file is
- * also posed and skinned at a few times (the fuzz_pose path). Meant to be run
- * in the ASan/UBSan build too, where a regression is a sanitizer abort. */
+ * also posed and skinned at a few times (the fuzz_pose path), and every file
+ * goes through the validator, whose raw pass reads the JSON on its own (the
+ * fuzz_validate path). Meant to be run in the ASan/UBSan build too, where a
+ * regression is a sanitizer abort. */
 #include <dirent.h>
 #include <stdint.h>
 
 #include "test.h"
 #include "vskin/vskin.h"
+#include "vskin/vskin_tools.h"
 
 #define REGRESSIONS VS_TEST_DATA "/regressions"
 
@@ -42,6 +45,18 @@ static void pose_and_skin(const vs_asset *asset)
     vs_pose_free(pose);
 }
 
+/* A report, or an error that says why, like fuzz_validate expects. */
+static void validate(const char *name, const char *path)
+{
+    vs_validation_report *report = NULL;
+    vs_error error;
+    vs_result r = vs_validate_file(path, NULL, &report, &error);
+    CHECK_MSG(r == VS_OK ? report != NULL : !report && error.message[0],
+              "%s: validate result %d without a report or a proper error",
+              name, r);
+    vs_validation_report_free(report);
+}
+
 static void test_every_regression_file(void)
 {
     DIR *dir = opendir(REGRESSIONS);
@@ -63,6 +78,7 @@ static void test_every_regression_file(void)
                r == VS_OK ? "" : ": ", r == VS_OK ? "" : error.message);
         if (asset) pose_and_skin(asset);
         vs_asset_free(asset);
+        validate(name, path);
         ++files;
     }
     closedir(dir);

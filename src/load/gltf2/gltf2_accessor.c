@@ -469,9 +469,9 @@ bool gltf2_accessor_info(const gltf2_ctx *c, int32_t index,
         const cJSON *count = cJSON_GetObjectItemCaseSensitive(a, "count");
         const cJSON *ctype =
             cJSON_GetObjectItemCaseSensitive(a, "componentType");
-        out->count = cJSON_IsNumber(count) ? (uint32_t)count->valuedouble : 0;
-        out->component_type =
-            cJSON_IsNumber(ctype) ? (uint32_t)ctype->valuedouble : 0;
+        int32_t n = json_array_index(count), t = json_array_index(ctype);
+        out->count = n > 0 ? (uint32_t)n : 0;
+        out->component_type = t > 0 ? (uint32_t)t : 0;
         out->has_source = cJSON_GetObjectItemCaseSensitive(a, "bufferView") ||
                           cJSON_GetObjectItemCaseSensitive(a, "sparse");
         out->has_bounds = cJSON_GetObjectItemCaseSensitive(a, "min") &&

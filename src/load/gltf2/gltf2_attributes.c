@@ -164,9 +164,7 @@ static bool has_data(const gltf2_ctx *c, const cJSON *attrs, const char *name)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(attrs, name);
     gltf2_accessor_summary s;
-    return cJSON_IsNumber(v) &&
-           gltf2_accessor_info(c, (int32_t)v->valuedouble, &s) &&
-           s.has_source;
+    return gltf2_accessor_info(c, json_array_index(v), &s) && s.has_source;
 }
 
 /* Scales v (n components) to unit length; false when it has no length to

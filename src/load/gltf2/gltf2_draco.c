@@ -42,8 +42,7 @@ void gltf2_draco_end(gltf2_ctx *c)
 static bool has_fallback(const gltf2_ctx *c, const cJSON *v)
 {
     gltf2_accessor_summary s;
-    return cJSON_IsNumber(v) &&
-           gltf2_accessor_info(c, (int32_t)v->valuedouble, &s) && s.has_source;
+    return gltf2_accessor_info(c, json_array_index(v), &s) && s.has_source;
 }
 #else
 
@@ -91,13 +90,12 @@ static vs_result map_attribute(gltf2_ctx *c, const cJSON *attrs,
     if (!a)
         return FAIL("%s: %s: the primitive has no %s attribute", c->src, ref,
                     e->string);
-    if (!cJSON_IsNumber(e) || e->valuedouble < 0 ||
-        e->valuedouble > UINT32_MAX || e->valuedouble != (uint32_t)e->valuedouble)
+    if (json_array_index(e) < 0)
         return FAIL("%s: %s: must be a Draco attribute id (an integer >= 0)",
                     c->src, ref);
     gltf2_accessor_summary info;
-    s->accessor = (int32_t)a->valuedouble; /* checked by check_attributes */
-    s->id = (uint32_t)e->valuedouble;
+    s->accessor = json_array_index(a); /* checked by check_attributes */
+    s->id = (uint32_t)json_array_index(e);
     if (!gltf2_accessor_info(c, s->accessor, &info) || !info.components)
         return FAIL("%s: %s: accessor %d is not a checked accessor", c->src,
                     ref, s->accessor);
@@ -157,8 +155,8 @@ static vs_result decode(gltf2_ctx *c, const cJSON *prim, const cJSON *attrs,
     gltf2_accessor_summary first;
     /* The attributes' common count (check_attributes), also when the map
      * names none of them. */
-    if (attrs->child && cJSON_IsNumber(attrs->child) &&
-        gltf2_accessor_info(c, (int32_t)attrs->child->valuedouble, &first))
+    if (attrs->child &&
+        gltf2_accessor_info(c, json_array_index(attrs->child), &first))
         vertex_count = first.count;
     cJSON_ArrayForEach(e, map)
     {

@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "format/gltf_common.h"
+#include "format/json_index.h"
 #include "vskin/vskin.h"
 
 #define GLTF2_PATH 192 /* room for the deepest JSON path we print */

@@ -146,8 +146,8 @@ static vs_result skin_sets(gltf2_ctx *c, const cJSON *attrs, const char *path,
     {
         long j = set_of(a->string, "JOINTS_"), w = set_of(a->string, "WEIGHTS_");
         /* Accessor indices were range-checked by gltf2_check_attributes. */
-        if (j >= 0 && (uint32_t)j < sets) ji[j] = (int32_t)a->valuedouble;
-        if (w >= 0 && (uint32_t)w < sets) wi[w] = (int32_t)a->valuedouble;
+        if (j >= 0 && (uint32_t)j < sets) ji[j] = json_array_index(a);
+        if (w >= 0 && (uint32_t)w < sets) wi[w] = json_array_index(a);
     }
     uint32_t inf = 4 * sets, nv = p->vertex_count;
     uint16_t *joints = vs_priv_asset_calloc(c->asset, (size_t)nv * inf,
