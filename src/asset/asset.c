@@ -156,6 +156,17 @@ void vs_asset_free(vs_asset *asset)
     mem_free(&alloc, asset);
 }
 
+uint32_t node_target_count(const vs_asset *asset, const vs_node *node)
+{
+    if (node->mesh < 0) return 0;
+    const vs_mesh *mesh = &asset->meshes[node->mesh];
+    uint32_t count = 0;
+    for (uint32_t p = 0; p < mesh->primitive_count; ++p)
+        if (mesh->primitives[p].target_count > count)
+            count = mesh->primitives[p].target_count;
+    return count;
+}
+
 void node_rest_local(const vs_node *node, float out[16])
 {
     if (node->has_matrix)

@@ -125,4 +125,9 @@ vs_result asset_check_skin_data(const vs_asset *asset, vs_error *error);
 /* Rest local matrix of a node (matrix, or T*R*S). */
 void node_rest_local(const vs_node *node, float out[16]);
 
+/* How many morph weights a node has: the most targets of any primitive of
+ * its mesh, 0 without a mesh. A weights channel on the node must give
+ * exactly this many values per key. */
+uint32_t node_target_count(const vs_asset *asset, const vs_node *node);
+
 #endif

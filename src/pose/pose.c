@@ -53,17 +53,6 @@ struct vs_pose {
 /* glTF 2.0 §3.7.2.2: every primitive of a mesh has the same number of
  * targets; the largest count keeps a file that breaks this from reading out
  * of bounds. */
-static uint32_t node_target_count(const vs_asset *asset, const vs_node *node)
-{
-    if (node->mesh < 0) return 0;
-    const vs_mesh *mesh = &asset->meshes[node->mesh];
-    uint32_t count = 0;
-    for (uint32_t p = 0; p < mesh->primitive_count; ++p)
-        if (mesh->primitives[p].target_count > count)
-            count = mesh->primitives[p].target_count;
-    return count;
-}
-
 vs_result vs_pose_create(const vs_asset *asset, vs_pose **out_pose,
                          vs_error *error)
 {

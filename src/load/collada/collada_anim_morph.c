@@ -167,6 +167,7 @@ static const xmlNode *instance_morph(anim_ctx *ctx, const xmlNode *inst)
 
 typedef struct shown {
     const xmlNode *morph;
+    const xmlNode *instance; /* the <instance_controller> */
     uint32_t node;
 } shown;
 
@@ -298,7 +299,9 @@ static vs_result shown_morphs(anim_ctx *ctx, shown **out, uint32_t *count)
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; ++i) {
         const xmlNode *m = instance_morph(ctx, ctx->instances[i].element);
-        if (m) s[k++] = (shown){m, ctx->instances[i].node};
+        if (m)
+            s[k++] = (shown){m, ctx->instances[i].element,
+                             ctx->instances[i].node};
     }
     qsort(s, k, sizeof *s, shown_cmp);
     *out = s;
@@ -348,6 +351,24 @@ vs_result anim_bake_weights(anim_ctx *ctx, const bool *use, double start,
         uint32_t k = lower_bound(sh, shown_count, refs[i].morph), first = k;
         while (k < shown_count && sh[k].morph == refs[i].morph)
             ++k;
+        /* A node whose mesh was left out (its geometry unreadable) or
+         * has another number of targets cannot take the weights: its
+         * channel goes, with a warning, so the clip still samples. */
+        uint32_t m = ctx->channels[refs[i].index].weight_count, kept = 0;
+        for (uint32_t j = first; j < k; ++j) {
+            const vs_asset *a = ctx->c->asset;
+            uint32_t t = node_target_count(a, &a->nodes[sh[j].node]);
+            if (t == m) {
+                sh[first + kept++] = sh[j];
+                continue;
+            }
+            r = collada_warn(ctx->c, sh[j].instance, "url", "channel ignored",
+                             "the animated morph has %u weights but the "
+                             "node's mesh has %u morph targets",
+                             m, t);
+            if (r != VS_OK) return r;
+        }
+        k = first + kept;
         if (k == first) continue; /* a morph no node shows */
         for (uint32_t j = i; j < e; ++j)
             g[j - i] = (anim_ref){0, refs[j].index};

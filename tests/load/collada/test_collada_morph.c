@@ -241,6 +241,47 @@ static void target_without_polygons(void)
     vs_asset_free(a);
 }
 
+/* A morph whose base geometry cannot be read (in another file): the node
+ * stays without a mesh, so its animated weights have nowhere to go. The
+ * channel is dropped with a warning and the rest of the clip samples: J
+ * still moves, and the RELATIVE morph on R keeps its weight. */
+static void morph_of_dropped_mesh_keeps_the_clip(void)
+{
+    static const char *const edits[] = {
+        "<morph source=\"#base\" method=\"NORMALIZED\">",
+        "<morph source=\"other.dae#base\" method=\"NORMALIZED\">"};
+    vs_asset *a = NULL;
+    vs_error err = {0};
+    CHECK_MSG(load_edits(edits, 1, &a, &err) == VS_OK, "%s", err.message);
+    if (!a) return;
+    bool warned = false;
+    for (uint32_t i = 0; i < a->warning_count; ++i)
+        warned |= strstr(a->warnings[i].message,
+                         "the animated morph has 2 weights but the node's "
+                         "mesh has 0 morph targets: channel ignored") != NULL;
+    CHECK(warned);
+    for (uint32_t c = 0; c < a->clips[0].channel_count; ++c)
+        CHECK(a->clips[0].channels[c].path != VS_PATH_WEIGHTS);
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(a, &pose, &err) == VS_OK);
+    if (pose) {
+        CHECK_MSG(vs_pose_sample(pose, 0, 0.5f, VS_TIME_CLAMP, &err) == VS_OK,
+                  "%s", err.message);
+        vs_pose_update_world(pose);
+        check_pose(pose, "R", &(expect){{1, 1, 3}, {0, 1, 0}}, "dropped");
+        vs_pose_free(pose);
+    }
+    vs_asset_free(a);
+    /* Strict loads refuse it with the same text. */
+    vs_load_options strict = {0};
+    strict.strict = true;
+    char *doc = test_read_text(MORPH_FILE);
+    doc = replace(doc, edits[0], edits[1]);
+    CHECK(vs_asset_load_memory(doc, strlen(doc), "morph.dae", &strict, &a,
+                               &err) != VS_OK);
+    free(doc);
+}
+
 static void mismatched_targets_are_refused(void)
 {
     vs_error err;
@@ -323,6 +364,7 @@ int main(void)
     RUN(converted_glb_poses_the_same);
     RUN(channel_on_all_weights);
     RUN(target_without_polygons);
+    RUN(morph_of_dropped_mesh_keeps_the_clip);
     RUN(mismatched_targets_are_refused);
     RUN(corrupted_morphs_fail_cleanly);
     return test_summary();
