@@ -446,10 +446,12 @@ NAME(job_weights_ok)(const float *w, size_t count)
 
 /* sum[i] = the k weights of vertex i, i < count, in the order the careful
  * path adds them. An ISA may sum a full block itself: its
- * KERNEL_JOB_SUMS_FULL(w, k, sum) returns whether it did (the order of the
- * additions may differ, so the scale may differ in the last bit). */
+ * KERNEL_JOB_SUMS_FULL(w, k, sum, bad) returns whether it did (the order of
+ * the additions may differ, so the scale may differ in the last bit) and
+ * then sets *bad non-zero where a weight is not >= 0, checked on the loads
+ * it sums rather than in a pass of its own. */
 #ifndef KERNEL_JOB_SUMS_FULL
-#define KERNEL_JOB_SUMS_FULL(w, k, sum) false
+#define KERNEL_JOB_SUMS_FULL(w, k, sum, bad) false
 #endif
 static inline __attribute__((always_inline)) void
 NAME(job_sums)(const float *w, size_t count, const unsigned k, float *sum)
@@ -480,7 +482,7 @@ NAME(job_offsets)(const uint16_t *joints, size_t count, uint32_t *off)
 #endif
 
 /* Each vertex's scale 1 / (sum of its weights) and identity weight for a
- * block of normalised weights, all >= 0 and not NaN. False when a sum is
+ * block of weights. False when a weight is negative or NaN, or a sum is
  * not 0 and not a float in [FLT_MIN, FLT_MAX] (1 / sum finite, normal):
  * the careful path's business. */
 static inline __attribute__((always_inline)) bool
@@ -488,14 +490,19 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
                  float *idw, bool *any_unskinned)
 {
     _Alignas(64) float sum[KERNEL_BLOCK];
+    unsigned bad = 0;
     if (n == KERNEL_BLOCK) {
-        if (!KERNEL_JOB_SUMS_FULL(w, k, sum))
+        if (!KERNEL_JOB_SUMS_FULL(w, k, sum, &bad)) {
+            bad = !NAME(job_weights_ok)(w, KERNEL_BLOCK * k);
             NAME(job_sums)(w, KERNEL_BLOCK, k, sum);
+        }
     } else {
+        bad = !NAME(job_weights_ok)(w, n * k);
         NAME(job_sums)(w, n, k, sum);
         for (size_t i = n; i < KERNEL_BLOCK; ++i)
             sum[i] = 1.0f; /* any normal sum */
     }
+    if (bad) return false;
     /* In GCC/Clang vectors of KERNEL_SCALE_LANES, which the compiler maps
      * to the ISA of this file (a plain loop here stays scalar). */
     typedef float sv __attribute__((vector_size(KERNEL_SCALE_LANES * 4)));
@@ -610,9 +617,7 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
             scale[i] = 1.0f;
             idw[i] = 0.0f;
         }
-    } else if (!(full ? NAME(job_weights_ok)(w, KERNEL_BLOCK * k)
-                      : NAME(job_weights_ok)(w, n * k)) ||
-               !NAME(job_scales)(w, n, k, scale, idw, &any_unskinned)) {
+    } else if (!NAME(job_scales)(w, n, k, scale, idw, &any_unskinned)) {
         return NAME(blend_job_careful)(palette, off, w, n, k, finite_palette,
                                        mat, idw)
                    ? KERNEL_BLENDED | KERNEL_UNSKINNED

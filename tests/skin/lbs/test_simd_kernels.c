@@ -362,22 +362,27 @@ static void zero_weights_ignore_nan_matrices(void)
 /* Weights the kernels' fast path hands to their careful one, each in a
  * different block among ordinary vertices: a negative weight, a NaN one,
  * a float sum beyond FLT_MAX (finite in double), sums too small for a
- * finite float reciprocal, and an all-zero vertex (identity). Every kernel
- * matches the reference, positions and normals. */
-static void odd_weight_sums_match_the_reference(void)
+ * finite float reciprocal, an all-zero vertex (identity), and a sum that is
+ * 0 in float but not in double (a negative weight). Every kernel
+ * matches the reference, positions and normals, with 2, 3, 4 and 8
+ * influences (2, 4 and 8 are the counts whose full blocks an ISA may sum,
+ * and check, in one pass of its own: KERNEL_JOB_SUMS_FULL). */
+static void odd_weight_sums_match_the_reference_k(uint32_t k)
 {
-    mesh m = make_mesh(400, 3, 20);
+    enum { ODD_N = 520 };
+    mesh m = make_mesh(ODD_N, k, 20);
     static const struct {
         size_t v;
         float w[3];
-    } odd[] = {{5, {-0.5f, 1.0f, 0.7f}},     {70, {NAN, 1.0f, 0.0f}},
-               {130, {3e38f, 3e38f, 1.0f}},  {200, {1e-40f, 3e-40f, 0.0f}},
-               {260, {0.0f, 0.0f, 0.0f}},    {330, {1e-45f, 0.0f, 0.0f}},
-               {399, {2e-39f, 1e-39f, 0.0f}}};
+    } odd[] = {{5, {-0.5f, 1.0f, 0.7f}},      {70, {NAN, 1.0f, 0.0f}},
+               {130, {3e38f, 3e38f, 1.0f}},   {200, {1e-40f, 3e-40f, 0.0f}},
+               {260, {0.0f, 0.0f, 0.0f}},     {330, {1e-45f, 0.0f, 0.0f}},
+               {399, {2e-39f, 1e-39f, 0.0f}}, {450, {1.0f, 1e-8f, -1.0f}}};
     for (size_t i = 0; i < sizeof odd / sizeof *odd; ++i)
-        memcpy(m.weights + odd[i].v * 3, odd[i].w, sizeof odd[i].w);
-    float *ref_pos = malloc(400 * 12), *ref_nrm = malloc(400 * 12);
-    float *pos = malloc(400 * 12), *nrm = malloc(400 * 12);
+        for (uint32_t j = 0; j < k; ++j)
+            m.weights[odd[i].v * k + j] = j < 3 ? odd[i].w[j] : 0.0f;
+    float *ref_pos = malloc(ODD_N * 12), *ref_nrm = malloc(ODD_N * 12);
+    float *pos = malloc(ODD_N * 12), *nrm = malloc(ODD_N * 12);
     vs_skinning_job job = mesh_job(&m, ref_pos);
     job.in_normals = m.nrm;
     job.out_normals = ref_nrm;
@@ -389,19 +394,27 @@ static void odd_weight_sums_match_the_reference(void)
         job.isa = fast_isas[ii];
         CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
         size_t bad = 0, first = 0;
-        for (size_t i = 0; i < 400 * 3; ++i)
+        for (size_t i = 0; i < ODD_N * 3; ++i)
             if (!close_to_reference(pos[i], ref_pos[i]) ||
                 !close_to_reference(nrm[i], ref_nrm[i]))
                 first = bad++ ? first : i / 3;
         CHECK_MSG(bad == 0,
-                  "isa %s: %zu components differ, first at vertex %zu",
-                  vs_isa_name(fast_isas[ii]), bad, first);
+                  "isa %s, %u influences: %zu components differ, first at "
+                  "vertex %zu",
+                  vs_isa_name(fast_isas[ii]), k, bad, first);
     }
     free(ref_pos);
     free(ref_nrm);
     free(pos);
     free(nrm);
     free_mesh(&m);
+}
+
+static void odd_weight_sums_match_the_reference(void)
+{
+    static const uint32_t counts[] = {2, 3, 4, 8};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; ++i)
+        odd_weight_sums_match_the_reference_k(counts[i]);
 }
 
 /* One influence takes its joint's matrix or, for a weight that is not
