@@ -72,7 +72,8 @@ static bool create(view_overlay *o)
 
 /* The state the quad changes, as it was before. */
 typedef struct saved_state {
-    GLint program, vao, texture, active_texture, framebuffer, unpack;
+    GLint program, vao, texture, active_texture, framebuffer, unpack,
+        row_length;
     GLint viewport[4];
     GLint blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha;
     GLint blend_eq_rgb, blend_eq_alpha;
@@ -88,6 +89,7 @@ static void save(saved_state *s)
     glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->texture);
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &s->framebuffer);
     glGetIntegerv(GL_UNPACK_ALIGNMENT, &s->unpack);
+    glGetIntegerv(GL_UNPACK_ROW_LENGTH, &s->row_length);
     glGetIntegerv(GL_VIEWPORT, s->viewport);
     glGetIntegerv(GL_BLEND_SRC_RGB, &s->blend_src_rgb);
     glGetIntegerv(GL_BLEND_DST_RGB, &s->blend_dst_rgb);
@@ -119,6 +121,7 @@ static void restore(const saved_state *s)
     glActiveTexture((GLenum)s->active_texture);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)s->framebuffer);
     glPixelStorei(GL_UNPACK_ALIGNMENT, s->unpack);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, s->row_length);
     glViewport(s->viewport[0], s->viewport[1], s->viewport[2], s->viewport[3]);
     glBlendFuncSeparate((GLenum)s->blend_src_rgb, (GLenum)s->blend_dst_rgb,
                         (GLenum)s->blend_src_alpha, (GLenum)s->blend_dst_alpha);
@@ -140,11 +143,19 @@ bool view_overlay_draw(view_overlay *o, const uint8_t *rgba, int width,
         o->failed = true;
         return false;
     }
+    /* A picture wider or taller than the driver's textures (a huge window
+     * on a small GPU) is cut to them; its rows keep their stride. */
+    GLint max_size = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+    int stride = width;
+    if (max_size > 0 && width > max_size) width = max_size;
+    if (max_size > 0 && height > max_size) height = max_size;
     saved_state s;
     save(&s);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     glBindTexture(GL_TEXTURE_2D, o->texture);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, stride);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA,
                  GL_UNSIGNED_BYTE, rgba);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
