@@ -38,6 +38,9 @@ typedef struct view_window {
     int button; /* held mouse button: 0 left, 1 right, 2 middle; -1 none */
     bool shift;
     bool scrubbing; /* the left button went down in the timeline bar */
+    /* The help panel an interactive run opens with: the first key press
+     * or click puts it away, so it never needs H to leave. */
+    bool opening_help;
     double x, y;
 } view_window;
 
@@ -162,6 +165,11 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action,
     view_action act = view_key_action(key);
     /* Held arrows keep stepping; the other keys act once per press. */
     bool repeats = act == ACT_STEP_NEXT || act == ACT_STEP_BACK;
+    if (action == GLFW_PRESS && vw->opening_help) {
+        vw->opening_help = false;
+        /* H then hides the help by its own toggle. */
+        if (act != ACT_HELP) vw->app->show_help = false;
+    }
     if (action == GLFW_PRESS || (action == GLFW_REPEAT && repeats))
         view_app_act(vw->app, act);
 }
@@ -173,6 +181,10 @@ static void on_button(GLFWwindow *window, int button, int action, int mods)
             : button == GLFW_MOUSE_BUTTON_RIGHT  ? 1
             : button == GLFW_MOUSE_BUTTON_MIDDLE ? 2
                                                  : -1;
+    if (action == GLFW_PRESS && vw->opening_help) {
+        vw->opening_help = false;
+        vw->app->show_help = false;
+    }
     if (action == GLFW_PRESS && b >= 0) {
         glfwGetCursorPos(window, &vw->x, &vw->y);
         float px, py;
@@ -335,7 +347,11 @@ static int view_asset(const view_options *o, const vs_asset *asset,
     if (!cli_select_clip(CMD, asset, &o->common, &app.clip)) return 1;
     GLFWwindow *window = open_window(o);
     if (!window) return 1;
-    view_window vw = {.app = &app, .button = -1};
+    /* Interactive runs open with the status line and the help over the
+     * view; a script starts without them, so its screenshots are the
+     * pictures `vskin render` draws until its keys turn them on. */
+    app.status_line = app.show_help = script == NULL;
+    view_window vw = {.app = &app, .button = -1, .opening_help = !script};
     glfwSetWindowUserPointer(window, &vw);
     glfwGetFramebufferSize(window, &app.width, &app.height);
     int status = 1;

@@ -20,9 +20,6 @@
 #define ZOOM_PER_STEP 0.9f
 #define TIMELINE_PIXELS 8
 
-static const char *const view_names[] = {"shaded", "outline", "weights",
-                                         "joints", "normals"};
-
 static void clip_range(const view_app *app, float *start, float *end)
 {
     *start = *end = 0.0f;
@@ -143,6 +140,9 @@ void view_app_act(view_app *app, view_action action)
         break;
     case ACT_TIMELINE:
         app->timeline = !app->timeline;
+        break;
+    case ACT_STATUS:
+        app->status_line = !app->status_line;
         break;
     case ACT_FRAME:
         view_app_frame(app);
@@ -282,6 +282,10 @@ void view_app_release(view_app *app)
     if (app->depth_rb) glDeleteRenderbuffers(1, &app->depth_rb);
     app->fbo = app->color_rb = app->depth_rb = 0;
     app->fbo_width = app->fbo_height = 0;
+    view_overlay_release(&app->overlay);
+    free(app->text_rgba);
+    app->text_rgba = NULL;
+    app->text_capacity = 0;
 }
 
 static vs_result draw_panel(view_app *app, int width, vs_skin_method method,
@@ -331,9 +335,11 @@ bool view_app_draw(view_app *app)
         return false;
     }
     if (timeline_shown(app)) draw_timeline(app);
-    /* The frame time counts the GPU's work, not only its queueing. */
+    /* The frame time counts the GPU's work, not only its queueing; it
+     * leaves out the overlay, which shows it. */
     glFinish();
     app->frame_ms = now_ms() - t0;
+    view_app_draw_text(app);
     return true;
 }
 
@@ -366,31 +372,4 @@ bool view_app_screenshot(const view_app *app, const char *path)
     printf("wrote %s (%zux%zu, t = %g s)\n", path, w, h, (double)app->time);
     fflush(stdout);
     return true;
-}
-
-void view_app_title(const view_app *app, char *buf, size_t size)
-{
-    if (app->show_help) {
-        snprintf(buf, size,
-                 "vskin view: space play, arrows step, N/P clip, +/- speed, "
-                 "1-5 view, K skeleton, M method, B both, T timeline, F frame, "
-                 "drag orbit, "
-                 "right-drag pan, wheel zoom, Q quit");
-        return;
-    }
-    float start, end;
-    clip_range(app, &start, &end);
-    const char *clip =
-        app->clip >= 0 ? app->asset->clips[app->clip].name : "rest pose";
-    snprintf(buf, size,
-             "vskin view: %s | %s %.2f/%.2f s %s x%g | %s%s | %s | %.2f ms "
-             "| H: help",
-             app->name, clip[0] ? CLI_TEXT(clip) : "(unnamed clip)",
-             (double)(app->time - start), (double)(end - start),
-             app->playing ? "playing" : "paused", (double)app->speed,
-             view_names[app->view], app->skeleton ? " + skeleton" : "",
-             app->both ? "linear | dual quaternion"
-             : app->method == VS_SKIN_DUAL_QUATERNION ? "dual quaternion"
-                                                      : "linear",
-             app->frame_ms);
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "view_keys.h"
+#include "view_overlay.h"
 #include "vskin/vskin_render.h"
 
 typedef struct view_app {
@@ -23,7 +24,11 @@ typedef struct view_app {
     float speed;  /* playback rate, 1/64 .. 64 */
     bool playing;
     bool skeleton;
+    /* The help panel drawn over the view (H), and the status line along
+     * the window's top (S): the window shows them, and so do screenshots
+     * taken while they are on. */
     bool show_help;
+    bool status_line;
     bool moved; /* the camera was orbited, panned or zoomed */
     uint32_t skin_flags;
     vs_render_view view;
@@ -40,7 +45,10 @@ typedef struct view_app {
     int fbo_width, fbo_height;
     vs_camera camera;
     int width, height; /* framebuffer pixels */
-    double frame_ms;   /* posing + drawing the last frame, GPU finished */
+    double frame_ms;   /* posing + drawing the model, GPU finished */
+    view_overlay overlay;
+    uint8_t *text_rgba; /* the panel being drawn, text_capacity bytes */
+    size_t text_capacity;
     bool quit;
 } view_app;
 
@@ -65,15 +73,25 @@ void view_app_wheel(view_app *app, float steps);
 /* The framebuffer was resized; an unmoved camera is framed again for the
  * new aspect. */
 void view_app_resize(view_app *app, int width, int height);
-/* Poses and draws into the current context's framebuffer. False with the
- * error printed. */
+/* Poses and draws into the current context's framebuffer, then the status
+ * line and the help panel over it when they are on. False with the error
+ * printed. */
 bool view_app_draw(view_app *app);
-/* Frees the side-by-side framebuffer (the window's context current). */
+/* Draws the status line along the window's top and the help panel below
+ * it, those that are on, over the frame drawn (view_app_draw calls it
+ * last, so with both off the window shows what `vskin render` draws). */
+void view_app_draw_text(view_app *app);
+/* Frees the side-by-side framebuffer and the overlay (the window's context
+ * current). */
 void view_app_release(view_app *app);
 /* Writes the drawn framebuffer (before it is swapped) to a PNG; refuses
  * (false, printed) to write over the input or a file its load read. */
 bool view_app_screenshot(const view_app *app, const char *path);
-/* The window title: file, clip, time, speed, view, frame time. */
+/* The status line: file, clip, time / duration, playing or paused, speed,
+ * view, skinning method, frame time. */
+void view_app_status(const view_app *app, char *buf, size_t size);
+/* The window title: "vskin view: " and the status line; while the help is
+ * shown, the help's rows instead. */
 void view_app_title(const view_app *app, char *buf, size_t size);
 
 #endif

@@ -5,6 +5,7 @@
 #include "view_keys.h"
 
 #include <GLFW/glfw3.h>
+#include <string.h>
 #include <strings.h>
 
 typedef struct key_binding {
@@ -38,8 +39,9 @@ static const key_binding keys[] = {
     {GLFW_KEY_B, "B", ACT_BOTH, "linear and dual-quaternion side by side"},
     {GLFW_KEY_T, "T", ACT_TIMELINE,
      "timeline bar on / off (click or drag in it to scrub)"},
+    {GLFW_KEY_S, "S", ACT_STATUS, "status line on / off"},
     {GLFW_KEY_F, "F", ACT_FRAME, "frame the clip again"},
-    {GLFW_KEY_H, "H", ACT_HELP, "this help (also in the title)"},
+    {GLFW_KEY_H, "H", ACT_HELP, "this help, over the view and in the title"},
     {GLFW_KEY_F1, "F1", ACT_HELP, NULL},
     {GLFW_KEY_ESCAPE, "ESCAPE", ACT_QUIT, "quit"},
     {GLFW_KEY_Q, "Q", ACT_QUIT, NULL},
@@ -61,23 +63,66 @@ int view_key_by_name(const char *name)
     return -1;
 }
 
+/* The mouse has no key codes or script names; its rows follow the keys'. */
+static const struct {
+    const char *what, *does;
+} mouse[] = {
+    {"left drag", "orbit"},
+    {"right / middle drag", "pan"},
+    {"wheel", "zoom"},
+    {"shift + left drag", "scrub the timeline"},
+    {"left click in the bar", "go to that time (T shows the bar)"},
+};
+
+#define MOUSE_COUNT (sizeof mouse / sizeof mouse[0])
+/* Wide enough for the longest WHAT, so the DOES column lines up. */
+#define WHAT_COLUMN 21
+
+bool view_keys_help_row(size_t i, view_help_row *row)
+{
+    for (size_t k = 0; k < KEY_COUNT; ++k) {
+        if (!keys[k].help) continue;
+        if (i-- > 0) continue;
+        /* A binding without help of its own is another key for the
+         * binding above it. */
+        const char *also =
+            k + 1 < KEY_COUNT && !keys[k + 1].help ? keys[k + 1].name : NULL;
+        row->section = "keys";
+        snprintf(row->what, sizeof row->what, "%s%s%s", keys[k].name,
+                 also ? ", " : "", also ? also : "");
+        row->does = keys[k].help;
+        return true;
+    }
+    if (i >= MOUSE_COUNT) return false;
+    row->section = "mouse";
+    snprintf(row->what, sizeof row->what, "%s", mouse[i].what);
+    row->does = mouse[i].does;
+    return true;
+}
+
+bool view_keys_help_line(size_t i, char *buf, size_t size)
+{
+    view_help_row row;
+    const char *section = NULL;
+    for (size_t r = 0; view_keys_help_row(r, &row); ++r) {
+        if (!section || strcmp(section, row.section) != 0) {
+            section = row.section;
+            if (i-- == 0) {
+                snprintf(buf, size, "%s:", section);
+                return true;
+            }
+        }
+        if (i-- == 0) {
+            snprintf(buf, size, "  %-*s %s", WHAT_COLUMN, row.what, row.does);
+            return true;
+        }
+    }
+    return false;
+}
+
 void view_keys_help(FILE *out)
 {
-    fprintf(out, "keys:\n");
-    for (size_t i = 0; i < KEY_COUNT; ++i) {
-        if (!keys[i].help) continue;
-        const char *also =
-            i + 1 < KEY_COUNT && !keys[i + 1].help ? keys[i + 1].name : NULL;
-        char label[32];
-        snprintf(label, sizeof label, "%s%s%s", keys[i].name, also ? ", " : "",
-                 also ? also : "");
-        fprintf(out, "  %-20s %s\n", label, keys[i].help);
-    }
-    fprintf(out,
-            "mouse:\n"
-            "  left drag            orbit\n"
-            "  right / middle drag  pan\n"
-            "  wheel                zoom\n"
-            "  shift + left drag    scrub the timeline\n"
-            "  left click in the bar  go to that time (T shows the bar)\n");
+    char line[128];
+    for (size_t i = 0; view_keys_help_line(i, line, sizeof line); ++i)
+        fprintf(out, "%s\n", line);
 }

@@ -2,8 +2,9 @@
 /* `vskin view --script` under Xvfb: the viewer opens a real window, plays,
  * pauses, switches views, scrubs, toggles the skeleton and the skinning
  * method, shows linear and DQS side by side, orbits, frames and zooms,
- * scrubs by a click in the timeline bar, and its screenshots of an unmoved
- * camera are the pictures `vskin render` draws of the same pose (the same
+ * scrubs by a click in the timeline bar, draws its help panel and status
+ * line over the view, and its screenshots of an unmoved camera without
+ * them are the pictures `vskin render` draws of the same pose (the same
  * shaders through vs_render_pose_to_current_framebuffer). A broken script is
  * refused with its line before any window opens, a screenshot never replaces a
  * file the model is read from, and the renderer's warnings are printed. Skipped
@@ -233,6 +234,73 @@ static void screenshots_match_render(void)
     if (never) fclose(never);
 }
 
+/* H draws the help panel over the view and S the status line along the
+ * top, in the window and so in its screenshots; hidden again, they leave
+ * the picture `vskin render` draws. Panel pixels are the model dimmed by a
+ * dark, semi-opaque background, with light text on it. */
+static void help_and_status_are_drawn_in_the_window(void)
+{
+    write_tmp("view_help.txt", "screenshot o_plain.png\n"
+                               "key H\n"
+                               "screenshot o_help.png\n"
+                               "key H\n"
+                               "screenshot o_after.png\n"
+                               "key S\n"
+                               "screenshot o_status.png\n"
+                               "quit\n");
+    CHECK(view("--size 640x480 --paused --script view_help.txt", 0) == 0);
+    SAME("o_after.png", "o_plain.png");
+    uint32_t w = 0, h = 0, w2 = 0, h2 = 0, w3 = 0, h3 = 0;
+    uint8_t *plain = read_png("o_plain.png", &w, &h);
+    uint8_t *help = read_png("o_help.png", &w2, &h2);
+    uint8_t *status = read_png("o_status.png", &w3, &h3);
+    bool ok = plain && help && status && w == 640 && h == 480 && w2 == w &&
+              h2 == h && w3 == w && h3 == h;
+    CHECK(ok);
+    if (ok) {
+        /* Well inside the panel (the top-left of the window) whatever
+         * its text's size: each pixel is light text or the frame dimmed. */
+        size_t text = 0, dimmed = 0, model_through = 0, other = 0;
+        for (uint32_t y = 32; y < 200; ++y)
+            for (uint32_t x = 32; x < 400; ++x) {
+                const uint8_t *p = plain + (y * w + x) * 4;
+                const uint8_t *q = help + (y * w + x) * 4;
+                bool light = q[0] >= 200 && q[1] >= 200 && q[2] >= 200;
+                bool darker =
+                    q[0] + 8 < p[0] && q[1] + 8 < p[1] && q[2] + 8 < p[2];
+                text += light;
+                dimmed += !light && darker;
+                /* Semi-opaque: the light model shows through, darker but
+                 * brighter than the panel over the dark background. */
+                model_through += !light && darker && p[0] > 150 && q[0] > 40;
+                other += !light && !darker;
+            }
+        CHECK_MSG(text > 1000 && dimmed > 20000 && model_through > 1000 &&
+                      other == 0,
+                  "help panel: %zu text, %zu dimmed (%zu over the model), "
+                  "%zu neither",
+                  text, dimmed, model_through, other);
+        /* The status line: the top rows, light text on dark; the rest of
+         * the frame as it was. */
+        size_t top_text = 0, below = 0;
+        for (uint32_t y = 0; y < h; ++y)
+            for (uint32_t x = 0; x < w; ++x) {
+                const uint8_t *p = plain + (y * w + x) * 4;
+                const uint8_t *q = status + (y * w + x) * 4;
+                if (y < 8)
+                    top_text += q[0] >= 200 && q[1] >= 200 && q[2] >= 200;
+                else if (y >= 40)
+                    below += memcmp(p, q, 4) != 0;
+            }
+        CHECK_MSG(top_text > 200 && below == 0,
+                  "status line: %zu text pixels, %zu changed below it",
+                  top_text, below);
+    }
+    free(plain);
+    free(help);
+    free(status);
+}
+
 static void bad_script_is_refused(void)
 {
     write_tmp("view_bad.txt", "advance 0.5\njump 3\n");
@@ -328,6 +396,7 @@ int main(void)
         return 77;
     }
     RUN(screenshots_match_render);
+    RUN(help_and_status_are_drawn_in_the_window);
     RUN(bad_script_is_refused);
     RUN(screenshot_spares_the_models_files);
     RUN(unreadable_image_is_a_warning);
