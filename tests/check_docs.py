@@ -4,9 +4,11 @@
 docs/design/ the maintainers' notes on the current design: they say how the
 library is, so they may not speak of work sessions, quote commit hashes,
 tracker numbers ("issue 5", "#12") or dates (history belongs in
-CHANGELOG.md; the one exception is the generated results block of
-docs/performance.md, between its results:begin and results:end markers,
-which is stamped with its commit and date), and every file they name
+CHANGELOG.md; the exceptions are the two results blocks of
+docs/performance.md, between results:begin and results:end (generated
+from vskin's own benchmark) and between ozz-results:begin and
+ozz-results:end (the side-by-side run against ozz-animation), each stamped
+with its commit and date), and every file they name
 (src/..., include/..., tools/..., tests/..., scripts/..., docs/..., bench/,
 fuzz/, examples/, or a relative Markdown link) must exist. README.md is
 held to the same rules. CHANGELOG.md may quote hashes, numbers and dates,
@@ -31,7 +33,8 @@ PATH = re.compile(r"(?<![\w./-])((?:src|include|tools|tests|scripts|docs|"
                   r"bench|fuzz|examples)/[\w.*/-]*)")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 CODE_SPAN = re.compile(r"`[^`]*`")
-BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
+BEGIN = ("<!-- results:begin -->", "<!-- ozz-results:begin -->")
+END = ("<!-- results:end -->", "<!-- ozz-results:end -->")
 
 
 def exists(root, rel):
@@ -53,9 +56,9 @@ def check_doc(root, path, problems):
     for number, line in enumerate(lines, 1):
         where = f"{rel_file}:{number}"
         stripped = line.strip()
-        if stripped == BEGIN:
+        if stripped in BEGIN:
             generated = True
-        elif stripped == END:
+        elif stripped in END:
             generated = False
         if stripped.startswith("```"):
             fence = not fence
