@@ -53,6 +53,9 @@ typedef struct bench_row {
     double speedup;           /* per_second / the 1-thread reference's */
     double copy_fraction; /* gbytes_per_second / copy bandwidth, same threads */
     bool random_joints;   /* joint lists drawn per vertex, not shared */
+    /* The VS_SKIN_NORMALS_BY_MATRIX row: per_second / that of the default
+     * normals' row measured just before it; 0 for other rows. */
+    double vs_default;
 } bench_row;
 
 typedef struct bench_results {

@@ -68,6 +68,10 @@ static void print_row(const bench_row *w)
                w->per_second / 1e6, w->bytes_per_vertex, w->gbytes_per_second,
                w->speedup, 100.0 * w->copy_fraction);
     if (w->random_joints) printf("%-12s random joint list per vertex\n", "");
+    if (w->vs_default > 0.0)
+        printf("%-12s normals by the matrix (VS_SKIN_NORMALS_BY_MATRIX): "
+               "%.2fx the row above\n",
+               "", w->vs_default);
 }
 
 void bench_print_table(const bench_config *c, const bench_results *r)
@@ -125,6 +129,9 @@ bool bench_print_json(const bench_config *c, const bench_results *r)
             cJSON_AddNumberToObject(o, "speedup_vs_reference", w->speedup);
             cJSON_AddNumberToObject(o, "fraction_of_copy", w->copy_fraction);
             cJSON_AddBoolToObject(o, "random_joints", w->random_joints);
+            if (w->vs_default > 0.0)
+                cJSON_AddNumberToObject(o, "speed_vs_default_normals",
+                                        w->vs_default);
         }
         cJSON_AddItemToArray(rows, o);
     }

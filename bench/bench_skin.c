@@ -288,6 +288,25 @@ static bool plain_rows(skin_grid *g, uint32_t k, int attrs,
     return true;
 }
 
+/* Positions + normals on one thread, the dispatched kernel with the
+ * default normals and then with VS_SKIN_NORMALS_BY_MATRIX, measured one
+ * after the other so their ratio compares like with like. */
+static bool normals_rows(skin_grid *g, uint32_t k, const char *auto_name)
+{
+    double bpv = bytes_per_vertex(1, 6.0 * k);
+    skin_cell cell = {.pool = g->pools[0], .job = make_job(&g->b, k, 1)};
+    bench_row *def =
+        new_row(g, "isa", 1, k, auto_name, bench_pool_threads(cell.pool));
+    if (!measure(g->cfg, &cell, def, bpv)) return false;
+    cell.job.flags |= VS_SKIN_NORMALS_BY_MATRIX;
+    bench_row *nbm =
+        new_row(g, "isa", 1, k, "nrm-by-matrix", bench_pool_threads(cell.pool));
+    if (!measure(g->cfg, &cell, nbm, bpv)) return false;
+    /* new_row may have moved the rows: the default one is the row before. */
+    nbm->vs_default = nbm->per_second / (nbm - 1)->per_second;
+    return true;
+}
+
 /* Positions + normals on one thread through each kernel this CPU runs. */
 static bool isa_rows(skin_grid *g, uint32_t k)
 {
@@ -392,6 +411,8 @@ bool bench_skin(const bench_config *cfg, bench_results *r)
             for (int attrs = 0; attrs < 3 && ok; ++attrs)
                 ok = plain_rows(&g, k, attrs, auto_name);
             if (ok && k == 4) ok = isa_rows(&g, k);
+            if (ok && k == 4 && cfg->method == VS_SKIN_LINEAR)
+                ok = normals_rows(&g, k, auto_name);
             if (ok && (k == 1 || k == 4) && cfg->method == VS_SKIN_LINEAR)
                 ok = stream_rows(&g, k, auto_name, plain_name);
         }

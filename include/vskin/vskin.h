@@ -698,7 +698,25 @@ typedef enum vs_skin_flags {
      * Worth trying for big outputs the caller will not read back soon.
      * Interleaved outputs, tangents and the dual-quaternion kernels always
      * store through the caches. Results are bit-identical either way. */
-    VS_SKIN_STREAMING_STORES = 1u << 1
+    VS_SKIN_STREAMING_STORES = 1u << 1,
+    /** Linear blend skinning only: normals by the blended 3x3 A itself,
+     * normal' = normalize(A * n), as three.js, Godot and ozz-animation do,
+     * instead of the default normalize(sign(det A) * cofactor(A) * n) (the
+     * inverse-transpose, exact under any A). Both agree (within rounding)
+     * where A is a rotation or a mirror times a uniform scale (A^-T then
+     * points as A does); under non-uniform scale or skew this one is an
+     * approximation (normals lean off the surface). It skips the cofactor,
+     * the determinant and its sign (with FMA, 9 vector operations per
+     * normal instead of 24). Lengths that are not a normal float give a
+     * zero normal, as by default; the normalisation uses IEEE square root
+     * and division only, so each ISA's kernel gives the same floats on
+     * every CPU. Accepted by vs_skinning_job (and so vs_pose_mesh_options,
+     * whose rigid meshes follow it too), vs_skin_stream_job, vs_crowd_job
+     * and the renderer (vs_render_desc.skin_flags); refused
+     * (VS_ERROR_ARGUMENT) with VS_SKIN_DUAL_QUATERNION, and in
+     * vs_skin_stream_desc and vs_crowd_streams_desc, whose flags are the
+     * weights' only. */
+    VS_SKIN_NORMALS_BY_MATRIX = 1u << 2
 } vs_skin_flags;
 
 /** How influences are blended (see @ref dqs "dual-quaternion skinning"). */
@@ -713,7 +731,8 @@ typedef enum vs_skin_method {
  * @verbatim
      skinMat = sum_i w_i * J[joint_i]
      position' = skinMat * (p, 1)
-     normal'   = normalize(inverse-transpose(skinMat3x3) * n)
+     normal'   = normalize(inverse-transpose(skinMat3x3) * n), or
+                 normalize(skinMat3x3 * n) with VS_SKIN_NORMALS_BY_MATRIX
      tangent'  = normalize(skinMat3x3 * t.xyz), w copied when both strides
                  hold 4 floats (tangent_components == 4)
    @endverbatim */
@@ -760,8 +779,9 @@ typedef struct vs_skinning_job {
     uint32_t isa;   /**< vs_isa: which kernel runs; 0 (VS_ISA_AUTO) = fastest */
 } vs_skinning_job;
 
-/** Checks a job without running it: counts, method, required buffers, in/out
- * pairs and strides (VS_ERROR_ARGUMENT names the first problem). */
+/** Checks a job without running it: counts, method (and
+ * VS_SKIN_NORMALS_BY_MATRIX with linear skinning only), required buffers,
+ * in/out pairs and strides (VS_ERROR_ARGUMENT names the first problem). */
 vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error);
 /** Validates, then runs the kernel that job->isa names (VS_ISA_AUTO: the
  * fastest this CPU has; see "Skinning kernels" below). Every kernel matches
@@ -1031,8 +1051,8 @@ typedef struct vs_skin_stream_job {
     /** @} */
     uint32_t tangent_components; /**< 3 or 4 (default 4) */
     uint32_t isa;                /**< vs_isa; SCALAR runs PORTABLE */
-    /** VS_SKIN_STREAMING_STORES or 0 (vs_skin_flags); the weight flags
-     * belong to the stream's desc. */
+    /** VS_SKIN_STREAMING_STORES and VS_SKIN_NORMALS_BY_MATRIX, or 0
+     * (vs_skin_flags); the weight flags belong to the stream's desc. */
     uint32_t flags;
 } vs_skin_stream_job;
 

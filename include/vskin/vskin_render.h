@@ -93,7 +93,10 @@ typedef struct vs_render_desc {
     vs_upload_path upload;   /**< how joint matrices reach the shader */
     bool has_background; /**< false: opaque white */
     float background[4]; /**< RGBA in 0..1 */
-    uint32_t skin_flags; /**< vs_skin_flags, as the CPU path */
+    /** vs_skin_flags, as the CPU path: the vertex shader follows
+     * VS_SKIN_RAW_WEIGHTS and VS_SKIN_NORMALS_BY_MATRIX (refused, as on the
+     * CPU, with VS_SKIN_DUAL_QUATERNION). */
+    uint32_t skin_flags;
     /** VS_SKIN_LINEAR (zero) or VS_SKIN_DUAL_QUATERNION: the vertex shader
      * blends the joints' dual quaternions and scale/shear matrices with the
      * CPU job's rules (@ref dqs "dual-quaternion skinning"); also used for

@@ -26,6 +26,8 @@ static vs_result run_capture(vs_renderer *r, gpu_primitive *gp,
                                        0, 0, 1, 0, 0, 0, 0, 1};
     glUniformMatrix4fv(sp->u_view_proj, 1, GL_FALSE, identity);
     glUniform1i(sp->u_raw_weights, (skin_flags & VS_SKIN_RAW_WEIGHTS) != 0);
+    glUniform1i(sp->u_normals_by_matrix,
+                (skin_flags & VS_SKIN_NORMALS_BY_MATRIX) != 0);
     res = gpu_primitive_update_morphs(gp, pose, error);
     if (res == VS_OK)
         res =
@@ -94,6 +96,13 @@ vs_result vs_renderer_capture_skinned_method(
                          "vs_renderer_capture_skinned_method: unknown "
                          "skinning method %d",
                          (int)method);
+    /* As the CPU job: dual quaternions refuse the normals flag. */
+    if (method == VS_SKIN_DUAL_QUATERNION &&
+        (skin_flags & VS_SKIN_NORMALS_BY_MATRIX))
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "vs_renderer_capture_skinned_method: skin_flags: "
+                         "VS_SKIN_NORMALS_BY_MATRIX applies to VS_SKIN_LINEAR "
+                         "only, not VS_SKIN_DUAL_QUATERNION");
     gpu_primitive *gp = NULL;
     for (uint32_t i = 0; i < r->prim_count && !gp; ++i)
         if (r->prims[i].node == node && r->prims[i].primitive == primitive)

@@ -179,6 +179,8 @@ static vs_result draw_meshes(vs_renderer *r, const vs_pose *pose,
     glUseProgram(sp->program);
     glUniformMatrix4fv(sp->u_view_proj, 1, GL_FALSE, vp);
     glUniform1i(sp->u_raw_weights, (d->skin_flags & VS_SKIN_RAW_WEIGHTS) != 0);
+    glUniform1i(sp->u_normals_by_matrix,
+                (d->skin_flags & VS_SKIN_NORMALS_BY_MATRIX) != 0);
     glUniform3fv(sp->u_light_dir, 1, light);
     glUniform1i(sp->u_debug, d->view == VS_VIEW_JOINTS);
     int mode = d->view == VS_VIEW_SHADED    ? MODE_SHADED
@@ -247,6 +249,13 @@ static vs_result check_args(const vs_renderer *r, const vs_pose *pose,
                          "method %d",
                          fn, (int)out->view, (int)out->upload,
                          (int)out->method);
+    /* As the CPU job: dual quaternions refuse the normals flag. */
+    if (out->method == VS_SKIN_DUAL_QUATERNION &&
+        (out->skin_flags & VS_SKIN_NORMALS_BY_MATRIX))
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "%s: skin_flags: VS_SKIN_NORMALS_BY_MATRIX applies "
+                         "to VS_SKIN_LINEAR only, not VS_SKIN_DUAL_QUATERNION",
+                         fn);
     return VS_OK;
 }
 

@@ -26,6 +26,7 @@ typedef struct blend_key {
 typedef struct skin_program {
     GLuint program; /* 0 until first used */
     GLint u_view_proj, u_raw_weights, u_debug, u_mode, u_color, u_light_dir;
+    GLint u_normals_by_matrix;
     GLint u_joint_mat, u_joint_tex, u_joint_dq;
     GLint u_base_tex, u_has_tex, u_uv_transform, u_alpha_mode, u_alpha_cutoff;
 } skin_program;

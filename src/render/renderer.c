@@ -280,6 +280,7 @@ vs_result renderer_program(vs_renderer *r, vs_upload_path path,
     GLuint p = sp->program;
     sp->u_view_proj = glGetUniformLocation(p, "u_viewProj");
     sp->u_raw_weights = glGetUniformLocation(p, "u_rawWeights");
+    sp->u_normals_by_matrix = glGetUniformLocation(p, "u_normalsByMatrix");
     sp->u_debug = glGetUniformLocation(p, "u_debug");
     sp->u_mode = glGetUniformLocation(p, "u_mode");
     sp->u_color = glGetUniformLocation(p, "u_color");

@@ -13,8 +13,9 @@ const char *const capture_varyings[CAPTURE_VARYING_COUNT] = {"v_position",
  * "not skinned" (asset/weights_rule.h, here summed in float) and gives the
  * identity. Normals use sign(det) * cofactor(mat3(skinMat)), which
  * is the inverse-transpose up to a positive factor (exact for non-uniform
- * scale, no division by a small determinant), then normalize; a zero vector
- * stays zero like the CPU path. v_debug holds the weights/joints colours.
+ * scale, no division by a small determinant), or mat3(skinMat) itself
+ * under u_normalsByMatrix (VS_SKIN_NORMALS_BY_MATRIX), then normalize; a
+ * zero vector stays zero like the CPU path. v_debug holds the weights/joints colours.
  * With DUAL_QUATERNION defined, blendJoints is dual-quaternion skinning with
  * scale instead (vskin.h, DQS section), giving the same kind of affine
  * matrix, so everything after it is shared. */
@@ -48,6 +49,7 @@ const char skin_vertex_shader[] =
     "#endif\n"
     "uniform mat4 u_viewProj;\n"
     "uniform bool u_rawWeights;\n"
+    "uniform bool u_normalsByMatrix;\n"
     "uniform int u_debug;\n" /* 0: blended joint colours, 1: dominant joint */
     "layout(location = 0) in vec3 a_position;\n"
     "layout(location = 1) in vec3 a_normal;\n"
@@ -146,7 +148,7 @@ const char skin_vertex_main[] =
     "    mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], "
     "m[1]));\n"
     "    if (dot(m[0], cof[0]) < 0.0) cof = -cof;\n"
-    "    vec3 n = cof * a_normal;\n"
+    "    vec3 n = u_normalsByMatrix ? m * a_normal : cof * a_normal;\n"
     "    float len = length(n);\n"
     "    v_normal = len > 0.0 ? n / len : vec3(0.0);\n"
     "    v_position = world.xyz;\n"

@@ -86,6 +86,14 @@ vs_result vs_crowd_streams_create(const vs_crowd_streams_desc *desc,
                          "%s: crowd streams: unknown weight format %u",
                          desc->asset->source_name,
                          (unsigned)desc->weight_format);
+    /* A normals flag here would be silently lost: the streams hold
+     * weights, the crowd job skins the normals. */
+    if (desc->flags & VS_SKIN_NORMALS_BY_MATRIX)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "%s: crowd streams: flags: VS_SKIN_NORMALS_BY_MATRIX "
+                         "belongs to the crowd job (vs_crowd_job), not the "
+                         "streams' desc",
+                         desc->asset->source_name);
     uint32_t count = 0;
     vs_result r = vs_crowd_layout(desc->asset, desc->normals, NULL, 0, &count,
                                   NULL, error);

@@ -64,10 +64,12 @@ static vs_result morph_source(const vs_pose *pose, uint32_t node,
 }
 
 /* Rigid meshes: the node's world matrix, with the same point / normal /
- * tangent rules as the skinning job. */
+ * tangent rules as the skinning job (VS_SKIN_NORMALS_BY_MATRIX in flags:
+ * normals by the matrix itself, as skinned meshes take them). */
 static void transform_rigid(const float world[16], const source *src,
-                            vs_posed_primitive *out)
+                            uint32_t flags, vs_posed_primitive *out)
 {
+    const bool by_matrix = (flags & VS_SKIN_NORMALS_BY_MATRIX) != 0;
     vertex_xform x;
     vertex_xform_zero(&x);
     vertex_xform_add(&x, world, 1.0);
@@ -79,7 +81,10 @@ static void transform_rigid(const float world[16], const source *src,
         for (int k = 0; k < 3; ++k)
             out->positions[v * 3 + k] = (float)d[k];
         if (out->normals) {
-            normal_matrix_apply(&nm, src->normals + v * 3, d);
+            if (by_matrix)
+                vertex_xform_vector(&x, src->normals + v * 3, d);
+            else
+                normal_matrix_apply(&nm, src->normals + v * 3, d);
             normalize_to_float(d, out->normals + v * 3);
         }
         if (out->tangents) {
@@ -175,6 +180,15 @@ vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
             "vs_pose_mesh_primitive: pose and out must not be NULL");
     const vs_asset *asset = vs_pose_asset(pose);
     const char *name = asset->source_name;
+    /* Refused for rigid meshes too, as the skinning job refuses it, so one
+     * set of options poses every mesh or none. */
+    if (options && options->method == VS_SKIN_DUAL_QUATERNION &&
+        (options->skin_flags & VS_SKIN_NORMALS_BY_MATRIX))
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "%s: pose mesh options: VS_SKIN_NORMALS_BY_MATRIX "
+                         "applies to VS_SKIN_LINEAR only, not "
+                         "VS_SKIN_DUAL_QUATERNION",
+                         name);
     if (node >= asset->node_count)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "%s: nodes[%u]: no such node (%u nodes)", name, node,
@@ -210,7 +224,8 @@ vs_result vs_pose_mesh_primitive(const vs_pose *pose, uint32_t node,
     } else {
         const float *world = vs_pose_world(pose, node);
         if (world)
-            transform_rigid(world, &src, out);
+            transform_rigid(world, &src, options ? options->skin_flags : 0,
+                            out);
         else
             r = set_error(error, VS_ERROR_ARGUMENT,
                           "%s: nodes[%u]: pose has no world matrix", name,

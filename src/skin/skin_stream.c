@@ -89,6 +89,13 @@ static vs_result check_desc(const vs_skin_stream_desc *d, vs_error *error)
     vs_result r =
         mem_check_allocator(&d->allocator, "skin stream", "allocator", error);
     if (r != VS_OK) return r;
+    /* A normals flag here would be silently lost: the stream holds weights
+     * only, its jobs skin the normals. */
+    if (d->flags & VS_SKIN_NORMALS_BY_MATRIX)
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skin stream: flags: VS_SKIN_NORMALS_BY_MATRIX "
+                         "belongs to the stream job (vs_skin_stream_job), "
+                         "not the stream's desc");
     if (!d->joints || !d->weights)
         return set_error(error, VS_ERROR_ARGUMENT,
                          "skin stream: joints / weights: required buffer is "

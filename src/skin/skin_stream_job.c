@@ -229,6 +229,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         job->out_normals, job->out_normals_stride, job->in_tangents,
         job->in_tangents_stride, job->out_tangents, job->out_tangents_stride,
         job->tangent_components, job->order == VS_STREAM_ORDER_STREAM);
+    kernel_io_normals(&io, job->flags);
     const bool streaming = kernel_io_streaming(&io, job->flags);
     kernel_scratch sc;
     memset(&sc, 0, sizeof sc);

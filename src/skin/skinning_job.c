@@ -84,6 +84,14 @@ vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error)
                          "skinning job: method: %d is not VS_SKIN_LINEAR or "
                          "VS_SKIN_DUAL_QUATERNION",
                          (int)job->method);
+    /* Dual quaternions have their own normal rule (vs_skin_method's page);
+     * a flag that would change nothing there is refused, not ignored. */
+    if (job->method == VS_SKIN_DUAL_QUATERNION &&
+        (job->flags & VS_SKIN_NORMALS_BY_MATRIX))
+        return set_error(error, VS_ERROR_ARGUMENT,
+                         "skinning job: flags: VS_SKIN_NORMALS_BY_MATRIX "
+                         "applies to VS_SKIN_LINEAR only, not "
+                         "VS_SKIN_DUAL_QUATERNION");
     /* DQS reads only the dual quaternions when the caller gives them. */
     const bool dq_given =
         job->method == VS_SKIN_DUAL_QUATERNION && job->joint_dual_quaternions;
@@ -273,10 +281,14 @@ vs_result skinning_job_reference_from(const vs_skinning_job *job, size_t first,
         store3(pos.out + v * pos.out_step, out);
 
         if (nrm.in) {
-            normal_matrix n;
-            vertex_xform_normal_matrix(&x, &n);
             memcpy(in, nrm.in + v * nrm.in_step, 3 * sizeof(float));
-            normal_matrix_apply(&n, in, d);
+            if (job->flags & VS_SKIN_NORMALS_BY_MATRIX) {
+                vertex_xform_vector(&x, in, d);
+            } else {
+                normal_matrix n;
+                vertex_xform_normal_matrix(&x, &n);
+                normal_matrix_apply(&n, in, d);
+            }
             normalize_to_float(d, out);
             store3(nrm.out + v * nrm.out_step, out);
         }

@@ -169,6 +169,7 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
                    job->out_normals_stride, job->in_tangents,
                    job->in_tangents_stride, job->out_tangents,
                    job->out_tangents_stride, job->tangent_components, true);
+    kernel_io_normals(&io, job->flags);
     const bool streaming = kernel_io_streaming(&io, job->flags);
     kernel_palette_copy copy;
     vs_skinning_job aligned = *job;

@@ -168,6 +168,11 @@ static void twisted_cylinder_on_gpu(void)
     CHECK(vs_renderer_capture_skinned_method(r, pose, 0, 0, VS_UPLOAD_AUTO, 0,
                                              VS_SKIN_DUAL_QUATERNION, dq, NULL,
                                              &e) == VS_OK);
+    /* Dual quaternions refuse the normals flag, as the CPU job does. */
+    CHECK(vs_renderer_capture_skinned_method(
+              r, pose, 0, 0, VS_UPLOAD_AUTO, VS_SKIN_NORMALS_BY_MATRIX,
+              VS_SKIN_DUAL_QUATERNION, dq, NULL, &e) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(e.message, "VS_SKIN_NORMALS_BY_MATRIX") != NULL);
     double lin_max = middle_ring_radius(lin, 1);
     double dq_min = middle_ring_radius(dq, 0),
            dq_max = middle_ring_radius(dq, 1);
@@ -188,6 +193,9 @@ static void twisted_cylinder_on_gpu(void)
     vs_render_desc d = {.width = W, .height = H, .camera = &cam};
     CHECK(vs_render_pose(r, pose, &d, lin_px, &e) == VS_OK);
     d.method = VS_SKIN_DUAL_QUATERNION;
+    d.skin_flags = VS_SKIN_NORMALS_BY_MATRIX;
+    CHECK(vs_render_pose(r, pose, &d, dq_px, &e) == VS_ERROR_ARGUMENT);
+    d.skin_flags = 0;
     CHECK(vs_render_pose(r, pose, &d, dq_px, &e) == VS_OK);
     double expected = 2.0 * dq_max * H / 5.0; /* projected CPU-side width */
     int lin_w = row_width(lin_px, W, H / 2), dq_w = row_width(dq_px, W, H / 2);

@@ -2,7 +2,8 @@
 /* GPU skinning (read back with transform feedback) equals the CPU reference
  * vs_pose_mesh_primitive for every mesh instance of every glTF 2.0 asset of
  * the shared corpus, at several times of every clip, through both joint
- * upload paths, with normalized and with raw weights. Tolerance: 1e-5 of the
+ * upload paths, with normalized and with raw weights, and with normals by
+ * the matrix (VS_SKIN_NORMALS_BY_MATRIX). Tolerance: 1e-5 of the
  * model size for positions. */
 #include "gpu_cpu_compare.h"
 
@@ -32,6 +33,9 @@ static void check_asset(const char *path, int *compared)
             /* CesiumMan's weights do not sum to 1: raw weights differ. */
             compare_gpu_cpu(r, pose, path, t, VS_UPLOAD_AUTO,
                             VS_SKIN_RAW_WEIGHTS, VS_SKIN_LINEAR, &st);
+            /* Normals by the matrix itself: the shader follows the flag. */
+            compare_gpu_cpu(r, pose, path, t, VS_UPLOAD_AUTO,
+                            VS_SKIN_NORMALS_BY_MATRIX, VS_SKIN_LINEAR, &st);
             *compared += st.compared;
         }
     }

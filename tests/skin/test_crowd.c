@@ -398,6 +398,12 @@ static void test_prepared_crowd_mismatches(void)
     CHECK(vs_crowd_streams_create(&d, &mine, &err) == VS_ERROR_ARGUMENT);
     CHECK(strstr(err.message, "weight format") != NULL);
     d.weight_format = VS_SKIN_WEIGHTS_UNORM16;
+    /* The normals flag belongs to the job: refused, not dropped. */
+    d.flags = VS_SKIN_NORMALS_BY_MATRIX;
+    CHECK(vs_crowd_streams_create(&d, &mine, &err) == VS_ERROR_ARGUMENT);
+    CHECK(mine == NULL);
+    CHECK(strstr(err.message, "VS_SKIN_NORMALS_BY_MATRIX") != NULL);
+    d.flags = 0;
     CHECK(vs_crowd_streams_create(&d, &mine, &err) == VS_OK);
     CHECK(vs_crowd_streams_slot_count(NULL) == 0);
     CHECK(vs_crowd_streams_vertex_order(NULL, 0) == NULL);
@@ -428,6 +434,8 @@ static void test_prepared_crowd_mismatches(void)
     job.flags = VS_SKIN_RAW_WEIGHTS;
     job.normals = true;
     CHECK(vs_crowd_run(NULL, &job, &err) == VS_OK);
+    job.flags = VS_SKIN_RAW_WEIGHTS | VS_SKIN_NORMALS_BY_MATRIX;
+    CHECK_MSG(vs_crowd_run(NULL, &job, &err) == VS_OK, "%s", err.message);
     /* A raw weight above 1 (a broken file) cannot be stored as unorm16. */
     const vs_primitive *prim = &asset->meshes[0].primitives[0];
     float *w = (float *)prim->weights;

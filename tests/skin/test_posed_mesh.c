@@ -302,6 +302,15 @@ static void rigid_mesh_under_translated_parent(void)
         CHECK_VEC3(out.normals + 3, 0, 0, -1);
     }
     vs_posed_primitive_free(&out);
+    /* VS_SKIN_NORMALS_BY_MATRIX: S(2,1,1) itself, (1,1,0) -> (2,1,0). */
+    const vs_pose_mesh_options by_matrix = {.skin_flags =
+                                                VS_SKIN_NORMALS_BY_MATRIX};
+    CHECK(vs_pose_mesh_primitive(pose, 1, 0, &by_matrix, &out, NULL) == VS_OK);
+    if (out.normals) {
+        CHECK_VEC3(out.normals + 0, 2 / sqrt(5.0), 1 / sqrt(5.0), 0);
+        CHECK_VEC3(out.normals + 3, 0, 0, -1);
+    }
+    vs_posed_primitive_free(&out);
 
     float lo[3], hi[3];
     CHECK(bounds_any(pose, NULL, lo, hi));
@@ -354,6 +363,13 @@ static void bad_arguments(void)
           VS_ERROR_ARGUMENT);
     CHECK(vs_pose_mesh_primitive(pose, 1, 0, NULL, NULL, NULL) ==
           VS_ERROR_ARGUMENT);
+    /* Dual quaternions refuse the normals flag, rigid meshes included. */
+    const vs_pose_mesh_options dq = {.skin_flags = VS_SKIN_NORMALS_BY_MATRIX,
+                                     .method = VS_SKIN_DUAL_QUATERNION};
+    CHECK(vs_pose_mesh_primitive(pose, 1, 0, &dq, &out, &err) ==
+          VS_ERROR_ARGUMENT);
+    CHECK_MSG(strstr(err.message, "VS_SKIN_NORMALS_BY_MATRIX") != NULL, "%s",
+              err.message);
     vs_posed_primitive_free(NULL);
     vs_pose_free(pose);
     vs_asset_free(a);

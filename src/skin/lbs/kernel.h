@@ -68,12 +68,19 @@ typedef struct kernel_attr {
     bool nt;
 } kernel_attr;
 
-/* Which attributes a job skins (the kernel specialises on it). */
-enum { KERNEL_NORMALS = 1u << 0, KERNEL_TANGENTS = 1u << 1 };
+/* Which attributes a job skins and how (the kernel specialises on it, so
+ * no step tests them). KERNEL_NORMALS_BY_MATRIX comes only with
+ * KERNEL_NORMALS: normals by the blended 3x3 itself, as tangents
+ * (VS_SKIN_NORMALS_BY_MATRIX), instead of sign(det) * cofactor. */
+enum {
+    KERNEL_NORMALS = 1u << 0,
+    KERNEL_TANGENTS = 1u << 1,
+    KERNEL_NORMALS_BY_MATRIX = 1u << 2
+};
 
 typedef struct kernel_io {
     kernel_attr pos, nrm, tan;
-    unsigned attrs;     /* KERNEL_NORMALS | KERNEL_TANGENTS */
+    unsigned attrs;     /* KERNEL_NORMALS | KERNEL_TANGENTS | ..._BY_MATRIX */
     unsigned tangent_w; /* 1: copy the tangent's 4th component */
 } kernel_io;
 
@@ -319,6 +326,10 @@ void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,
  * (vs_skin_flags) hold VS_SKIN_STREAMING_STORES. Returns whether any output
  * streams. */
 bool kernel_io_streaming(kernel_io *io, uint32_t flags);
+
+/* Sets KERNEL_NORMALS_BY_MATRIX in io->attrs when the job has normals and
+ * flags (vs_skin_flags) hold VS_SKIN_NORMALS_BY_MATRIX. */
+void kernel_io_normals(kernel_io *io, uint32_t flags);
 
 /* io with every attribute's pointers moved to vertex `first`, so that a
  * block of consecutive vertices can be visited through relative indices

@@ -59,6 +59,12 @@ bool kernel_io_streaming(kernel_io *io, uint32_t flags)
     return io->pos.nt || io->nrm.nt;
 }
 
+void kernel_io_normals(kernel_io *io, uint32_t flags)
+{
+    if ((flags & VS_SKIN_NORMALS_BY_MATRIX) && (io->attrs & KERNEL_NORMALS))
+        io->attrs |= KERNEL_NORMALS_BY_MATRIX;
+}
+
 static void attr_at(kernel_attr *a, size_t first)
 {
     /* An absent attribute's null pointers stay null. */

@@ -22,8 +22,9 @@
  *                          are not needed with KERNEL_NO_CHUNKS (no
  *                          transform_chunks)
  * The arithmetic is the reference's (vertex_transform.h) in float: the
- * position takes the blended 3x4, the normal sign(det) * cofactor(A), the
- * tangent A itself, and both are normalised. A vector whose squared length
+ * position takes the blended 3x4, the normal sign(det) * cofactor(A) (or
+ * A itself with KERNEL_NORMALS_BY_MATRIX), the tangent A itself, and both
+ * are normalised. A vector whose squared length
  * is not a normal float (zero, shorter than about 1e-19, longer than about
  * 1e19, or not finite) becomes zero, as the reference's zero / non-finite
  * length does. */
@@ -85,6 +86,10 @@ typedef struct NAME(pending) {
     V nx, ny, nz, nlen2, det, tx, ty, tz, tlen2;
 } NAME(pending);
 
+/* The normals of attrs carry the determinant's sign (the default rule). */
+#define NAME_SIGNED_NORMALS(attrs)                                             \
+    (((attrs) & (KERNEL_NORMALS | KERNEL_NORMALS_BY_MATRIX)) == KERNEL_NORMALS)
+
 /* The fields of the attributes in attrs set to zero / moved from src, one
  * by one: copying or clearing the whole struct made the compiler keep it in
  * memory (a copy per step, or a memset first). */
@@ -92,7 +97,8 @@ static inline __attribute__((always_inline)) void
 NAME(pending_clear)(NAME(pending) * p, const unsigned attrs)
 {
     const V z = VSET1(0.0f);
-    if (attrs & KERNEL_NORMALS) p->nx = p->ny = p->nz = p->nlen2 = p->det = z;
+    if (attrs & KERNEL_NORMALS) p->nx = p->ny = p->nz = p->nlen2 = z;
+    if (NAME_SIGNED_NORMALS(attrs)) p->det = z;
     if (attrs & KERNEL_TANGENTS) p->tx = p->ty = p->tz = p->tlen2 = z;
 }
 
@@ -102,8 +108,9 @@ NAME(pending_move)(NAME(pending) * p, const NAME(pending) * src,
 {
     if (attrs & KERNEL_NORMALS) {
         p->nx = src->nx, p->ny = src->ny, p->nz = src->nz;
-        p->nlen2 = src->nlen2, p->det = src->det;
+        p->nlen2 = src->nlen2;
     }
+    if (NAME_SIGNED_NORMALS(attrs)) p->det = src->det;
     if (attrs & KERNEL_TANGENTS) {
         p->tx = src->tx, p->ty = src->ty, p->tz = src->tz;
         p->tlen2 = src->tlen2;
@@ -125,7 +132,14 @@ NAME(xform_front)(const kernel_io *io, const size_t *vi, size_t n,
     V pz = VFMA(m[2], x, VFMA(m[5], y, VFMA(m[8], z, m[11])));
     store3(&io->pos, vi, n, px, py, pz);
 
-    if (attrs & KERNEL_NORMALS) {
+    if (attrs & KERNEL_NORMALS_BY_MATRIX) {
+        /* A n, as the tangent: no cofactor, no determinant, no sign. */
+        load3(&io->nrm, vi, n, &x, &y, &z);
+        p->nx = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
+        p->ny = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
+        p->nz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
+        p->nlen2 = NAME(length2)(p->nx, p->ny, p->nz);
+    } else if (attrs & KERNEL_NORMALS) {
         /* cofactor(A) n, the columns of cofactor(A) = det(A) * A^-T being
          * a1 x a2, a2 x a0 and a0 x a1 (a_c = column c): as n.x (a1 x a2) +
          * (n.y a2 - n.z a1) x a0, which is n.y (a2 x a0) + n.z (a0 x a1)
@@ -162,7 +176,8 @@ NAME(xform_back)(const kernel_io *io, const size_t *vi, size_t n,
                  NAME(pending) * p, const unsigned attrs)
 {
     if (attrs & KERNEL_NORMALS) {
-        NAME(normalize_len2)(&p->nx, &p->ny, &p->nz, p->nlen2, &p->det);
+        NAME(normalize_len2)(&p->nx, &p->ny, &p->nz, p->nlen2,
+                             NAME_SIGNED_NORMALS(attrs) ? &p->det : NULL);
         store3(&io->nrm, vi, n, p->nx, p->ny, p->nz);
     }
     if (attrs & KERNEL_TANGENTS) {
@@ -180,8 +195,8 @@ NAME(xform_back)(const kernel_io *io, const size_t *vi, size_t n,
 
 /* Both halves at once. The position and the normal's cofactor are the
  * reference's arithmetic (vertex_transform.h) in float: the position takes
- * the blended 3x4, the normal sign(det) * cofactor(A), the tangent A
- * itself, and both are normalised. */
+ * the blended 3x4, the normal sign(det) * cofactor(A) (or A itself), the
+ * tangent A itself, and both are normalised. */
 static inline __attribute__((always_inline)) void
 NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
               const unsigned attrs)
@@ -206,8 +221,14 @@ NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
     case KERNEL_TANGENTS:                                                      \
         CALL(KERNEL_TANGENTS);                                                 \
         break;                                                                 \
-    default:                                                                   \
+    case KERNEL_NORMALS | KERNEL_TANGENTS:                                     \
         CALL(KERNEL_NORMALS | KERNEL_TANGENTS);                                \
+        break;                                                                 \
+    case KERNEL_NORMALS | KERNEL_NORMALS_BY_MATRIX:                            \
+        CALL(KERNEL_NORMALS | KERNEL_NORMALS_BY_MATRIX);                       \
+        break;                                                                 \
+    default:                                                                   \
+        CALL(KERNEL_NORMALS | KERNEL_NORMALS_BY_MATRIX | KERNEL_TANGENTS);     \
         break;                                                                 \
     }
 
@@ -947,3 +968,4 @@ static void NAME(transform_chunks)(const kernel_io *io, const size_t *vi,
 }
 #endif /* KERNEL_NO_CHUNKS */
 #undef NAME_BY_ATTRS
+#undef NAME_SIGNED_NORMALS

@@ -3,8 +3,8 @@
  * the scalar reference on random meshes: 1-8 and 12 influences, odd vertex
  * counts, joint counts on both sides of the u8 limit, raw and normalised
  * weights, unweighted vertices, packed buffers and interleaved ones at odd,
- * unaligned offsets and strides. ISAs this CPU lacks are reported skipped
- * and must answer VS_ERROR_UNSUPPORTED. */
+ * unaligned offsets and strides, normals by either rule. ISAs this CPU
+ * lacks are reported skipped and must answer VS_ERROR_UNSUPPORTED. */
 #include <float.h>
 #include <stdint.h>
 
@@ -236,12 +236,20 @@ static void every_kernel_matches_the_reference(void)
             float *rtan = malloc((n * 4 + 1) * sizeof(float));
             /* Raw weights or not, each with the stores chosen by size (all
              * cached at these counts) and forced to stream (aligned and
-             * unaligned packed outputs both occur below). */
+             * unaligned packed outputs both occur below); normals by the
+             * matrix, with the random joints' non-uniform scales and
+             * mirrors, plain and with both other flags. */
             static const uint32_t flag_sets[] = {
-                0, VS_SKIN_RAW_WEIGHTS, VS_SKIN_STREAMING_STORES,
-                VS_SKIN_RAW_WEIGHTS | VS_SKIN_STREAMING_STORES};
+                0,
+                VS_SKIN_RAW_WEIGHTS,
+                VS_SKIN_STREAMING_STORES,
+                VS_SKIN_RAW_WEIGHTS | VS_SKIN_STREAMING_STORES,
+                VS_SKIN_NORMALS_BY_MATRIX,
+                VS_SKIN_NORMALS_BY_MATRIX | VS_SKIN_RAW_WEIGHTS |
+                    VS_SKIN_STREAMING_STORES};
+            const size_t flag_count = sizeof flag_sets / sizeof *flag_sets;
             for (size_t ai = 0; ai < 4; ++ai)
-                for (size_t fi = 0; fi < 4; ++fi) {
+                for (size_t fi = 0; fi < flag_count; ++fi) {
                     const uint32_t flags = flag_sets[fi];
                     unsigned attrs = attr_sets[ai];
                     run_reference(&m, attrs, flags, rpos, rnrm, rtan);
