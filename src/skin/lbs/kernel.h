@@ -68,10 +68,11 @@ typedef struct kernel_attr {
     bool nt;
 } kernel_attr;
 
-/* Which attributes a job skins and how (the kernel specialises on it, so
- * no step tests them). KERNEL_NORMALS_BY_MATRIX comes only with
- * KERNEL_NORMALS: normals by the blended 3x3 itself, as tangents
- * (VS_SKIN_NORMALS_BY_MATRIX), instead of sign(det) * cofactor. */
+/* Which attributes a job skins and how (the kernel specialises on
+ * KERNEL_NORMALS and KERNEL_TANGENTS, so no step tests them).
+ * KERNEL_NORMALS_BY_MATRIX comes only with KERNEL_NORMALS: normals by the
+ * blended 3x3 itself, as tangents (VS_SKIN_NORMALS_BY_MATRIX), instead of
+ * sign(det) * cofactor; a branch per step, not a specialisation. */
 enum {
     KERNEL_NORMALS = 1u << 0,
     KERNEL_TANGENTS = 1u << 1,

@@ -139,6 +139,9 @@ NAME(xform_front)(const kernel_io *io, const size_t *vi, size_t n,
         p->ny = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
         p->nz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
         p->nlen2 = NAME(length2)(p->nx, p->ny, p->nz);
+        /* Unread (no sign), but set: the rule is chosen at run time
+         * (NAME_BY_ATTRS) and the pipelined loops move it between steps. */
+        p->det = VSET1(0.0f);
     } else if (attrs & KERNEL_NORMALS) {
         /* cofactor(A) n, the columns of cofactor(A) = det(A) * A^-T being
          * a1 x a2, a2 x a0 and a0 x a1 (a_c = column c): as n.x (a1 x a2) +
@@ -208,27 +211,25 @@ NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
 
 #undef NAME_CROSS
 
-/* CALL(a) with io->attrs as the constant a: each specialisation of a loop
- * has no attribute tests inside. */
+/* CALL(a) with io->attrs as the constant a, so each specialisation of a
+ * loop has no attribute tests inside, except for the normal rule
+ * (KERNEL_NORMALS_BY_MATRIX): that is a branch per step, taken the same way
+ * for the whole call, rather than copies of every loop of its own, which
+ * would add a third to the library's code for an option. */
 #define NAME_BY_ATTRS(CALL)                                                    \
-    switch (io->attrs) {                                                       \
+    switch (io->attrs & ~(unsigned)KERNEL_NORMALS_BY_MATRIX) {                 \
     case 0:                                                                    \
         CALL(0);                                                               \
         break;                                                                 \
     case KERNEL_NORMALS:                                                       \
-        CALL(KERNEL_NORMALS);                                                  \
+        CALL(KERNEL_NORMALS | (io->attrs & KERNEL_NORMALS_BY_MATRIX));         \
         break;                                                                 \
     case KERNEL_TANGENTS:                                                      \
         CALL(KERNEL_TANGENTS);                                                 \
         break;                                                                 \
-    case KERNEL_NORMALS | KERNEL_TANGENTS:                                     \
-        CALL(KERNEL_NORMALS | KERNEL_TANGENTS);                                \
-        break;                                                                 \
-    case KERNEL_NORMALS | KERNEL_NORMALS_BY_MATRIX:                            \
-        CALL(KERNEL_NORMALS | KERNEL_NORMALS_BY_MATRIX);                       \
-        break;                                                                 \
     default:                                                                   \
-        CALL(KERNEL_NORMALS | KERNEL_NORMALS_BY_MATRIX | KERNEL_TANGENTS);     \
+        CALL(KERNEL_NORMALS | KERNEL_TANGENTS |                                \
+             (io->attrs & KERNEL_NORMALS_BY_MATRIX));                          \
         break;                                                                 \
     }
 
