@@ -27,7 +27,7 @@ BELOW = {
     "bake": {"base", "asset", "pose", "skin", "write"},
     "edit": {"base", "asset", "pose", "skin", "write"},
     "validate": {"base", "format", "asset", "load"},
-    "render": {"base", "asset", "pose", "skin"},
+    "render": {"base", "format", "asset", "pose", "skin"},
 }
 # Which public header each library's stages may include: the runtime's
 # stages see only the runtime's contract.

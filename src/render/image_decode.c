@@ -12,6 +12,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "format/png_chunks.h"
 
 static vs_result check_size(uint64_t w, uint64_t h, uint64_t max_pixels,
                             uint32_t max_side, vs_error *error)
@@ -27,46 +28,14 @@ static vs_result check_size(uint64_t w, uint64_t h, uint64_t max_pixels,
     return VS_OK;
 }
 
-/* Every chunk of a PNG before IEND lies inside the data. libpng allocates a
- * chunk's declared length before it reads the chunk, and the simplified API
- * has no way to cap that, so a file of a few bytes declaring a 2 GB text
- * chunk would cost 2 GB: walking the lengths first bounds what libpng
- * allocates for chunks by the file's own size. Data that ends between
- * chunks (no IEND) is left to libpng, which reads such files. */
-static vs_result png_chunks_fit(const uint8_t *data, size_t size,
-                                vs_error *error)
-{
-    size_t at = 8; /* past the signature */
-    for (unsigned i = 0;; ++i) {
-        if (size - at < 12) return VS_OK;
-        const uint32_t length = (uint32_t)data[at] << 24 |
-                                (uint32_t)data[at + 1] << 16 |
-                                (uint32_t)data[at + 2] << 8 | data[at + 3];
-        char type[5];
-        for (int k = 0; k < 4; ++k) {
-            const uint8_t c = data[at + 4 + k];
-            type[k] = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
-                          ? (char)c
-                          : '?';
-        }
-        type[4] = '\0';
-        if (length > size - at - 12)
-            return set_error(error, VS_ERROR_PARSE,
-                             "bad PNG: chunk %u (%s) declares %u bytes, more "
-                             "than the %zu left",
-                             i, type, length, size - at - 12);
-        if (memcmp(data + at + 4, "IEND", 4) == 0) return VS_OK;
-        at += 12 + (size_t)length;
-    }
-}
-
 static vs_result decode_png(const uint8_t *data, size_t size,
                             const vs_allocator *alloc, uint64_t max_pixels,
                             uint32_t max_side, uint32_t *width,
                             uint32_t *height, uint8_t **out, vs_error *error)
 {
-    vs_result fit = png_chunks_fit(data, size, error);
-    if (fit != VS_OK) return fit;
+    vs_error walk;
+    if (png_chunks_fit(data, size, &walk) != VS_OK)
+        return set_error(error, VS_ERROR_PARSE, "bad PNG: %s", walk.message);
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;

@@ -5,6 +5,7 @@
  * failed write (a full disk, a folder in the way) leaves the file that was
  * there as it was and no temporary file behind. Uses the public headers
  * only. */
+#include <sys/resource.h>
 #include <stdint.h>
 
 #include "test.h"
@@ -175,6 +176,19 @@ static void test_png(void)
     scratch_path(txt, sizeof txt, DIR_, "not_a.png");
     CHECK(write_text(txt, OLD));
     CHECK(vs_read_png(txt, NULL, &w, &h, &back, &e) == VS_ERROR_IO && !back);
+    /* A chunk declaring about 2 GB in a 116-byte file: refused before
+     * libpng, which would allocate the declared length, reads it. */
+    struct rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
+    CHECK(vs_read_png(VS_TEST_DATA "/regressions/image_decode-huge-text-chunk"
+                                   ".png",
+                      NULL, &w, &h, &back, &e) == VS_ERROR_PARSE &&
+          !back);
+    getrusage(RUSAGE_SELF, &after);
+    CHECK_MSG(strstr(e.message, "chunk 2 (tEXt) declares"), "%s", e.message);
+    CHECK_MSG(after.ru_maxrss - before.ru_maxrss < 64 * 1024,
+              "peak resident size grew by %ld KiB",
+              after.ru_maxrss - before.ru_maxrss);
 }
 
 static bool write_gif(const char *path, const uint8_t *frames, int count)

@@ -6,6 +6,8 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "format/png_chunks.h"
+#include "format/read_file.h"
 #include "write/image/image_writers.h"
 #include "write/write_file.h"
 
@@ -41,31 +43,45 @@ vs_result png_read_rgba(const char *path, const vs_allocator *alloc,
                         vs_error *error)
 {
     *out_rgba = NULL;
+    /* The whole file first, so its chunks are walked before libpng reads
+     * it (png_chunks.h); a picture of the largest size taken, 16384 x
+     * 16384 RGBA8, is 1 GiB before compression. */
+    const load_io io = {alloc, NULL, NULL};
+    file_bytes file;
+    vs_result r = load_io_read(&io, path, (uint64_t)1 << 30, &file, error);
+    if (r != VS_OK) return r;
+    vs_error walk;
+    if (png_chunks_fit(file.data, file.size, &walk) != VS_OK) {
+        file_bytes_release(&io, &file);
+        return set_error(error, VS_ERROR_PARSE, "%s: bad PNG: %s", path,
+                         walk.message);
+    }
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&image, path))
-        return set_error(error, VS_ERROR_IO, "%s: cannot read the PNG: %s",
-                         path, image.message);
-    image.format = PNG_FORMAT_RGBA;
-    if (image.width > 16384 || image.height > 16384) {
+    uint8_t *buf = NULL;
+    if (!png_image_begin_read_from_memory(&image, file.data, file.size)) {
+        r = set_error(error, VS_ERROR_IO, "%s: cannot read the PNG: %s", path,
+                      image.message);
+    } else if (image.format = PNG_FORMAT_RGBA,
+               image.width > 16384 || image.height > 16384) {
         png_image_free(&image);
-        return set_error(error, VS_ERROR_LIMIT, "%s: %ux%u is too large", path,
-                         image.width, image.height);
-    }
-    uint8_t *buf = mem_alloc(alloc, PNG_IMAGE_SIZE(image));
-    if (!buf) {
+        r = set_error(error, VS_ERROR_LIMIT, "%s: %ux%u is too large", path,
+                      image.width, image.height);
+    } else if (!(buf = mem_alloc(alloc, PNG_IMAGE_SIZE(image)))) {
         png_image_free(&image);
-        return set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
-                         path);
-    }
-    if (!png_image_finish_read(&image, NULL, buf, 0, NULL)) {
+        r = set_error(error, VS_ERROR_OUT_OF_MEMORY, "%s: out of memory",
+                      path);
+    } else if (!png_image_finish_read(&image, NULL, buf, 0, NULL)) {
         mem_free(alloc, buf);
-        return set_error(error, VS_ERROR_PARSE, "%s: bad PNG: %s", path,
-                         image.message);
+        buf = NULL;
+        r = set_error(error, VS_ERROR_PARSE, "%s: bad PNG: %s", path,
+                      image.message);
+    } else {
+        *width = image.width;
+        *height = image.height;
+        *out_rgba = buf;
     }
-    *width = image.width;
-    *height = image.height;
-    *out_rgba = buf;
-    return VS_OK;
+    file_bytes_release(&io, &file);
+    return r;
 }

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* The PNG chunk walk (png_chunks.h). */
+#include "format/png_chunks.h"
+
+#include <string.h>
+
+#include "base/error.h"
+
+vs_result png_chunks_fit(const uint8_t *data, size_t size, vs_error *error)
+{
+    size_t at = 8; /* past the signature */
+    if (size < at) return VS_OK;
+    for (unsigned i = 0;; ++i) {
+        if (size - at < 12) return VS_OK;
+        const uint32_t length = (uint32_t)data[at] << 24 |
+                                (uint32_t)data[at + 1] << 16 |
+                                (uint32_t)data[at + 2] << 8 | data[at + 3];
+        char type[5];
+        for (int k = 0; k < 4; ++k) {
+            const uint8_t c = data[at + 4 + k];
+            type[k] = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
+                          ? (char)c
+                          : '?';
+        }
+        type[4] = '\0';
+        if (length > size - at - 12)
+            return set_error(error, VS_ERROR_PARSE,
+                             "chunk %u (%s) declares %u bytes, more than the "
+                             "%zu left",
+                             i, type, length, size - at - 12);
+        if (memcmp(data + at + 4, "IEND", 4) == 0) return VS_OK;
+        at += 12 + (size_t)length;
+    }
+}
