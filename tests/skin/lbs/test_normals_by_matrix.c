@@ -82,6 +82,23 @@ static void make_scene(scene *s, uint32_t k)
 
 /* out_nrm[v] is normalize(A * in_nrm[v]) for every vertex, and the default
  * rule would have given something else (by more than 0.1) for some. */
+/* A job on the scene's k influences with the flag, positions and normals
+ * into out (positions, then normals). */
+static vs_skinning_job flagged_job(const scene *s, uint32_t k, float *out)
+{
+    return (vs_skinning_job){.vertex_count = COUNT,
+                             .influence_count = k,
+                             .joint_matrices = s->jm,
+                             .joint_count = JOINTS,
+                             .joints = s->joints,
+                             .weights = s->weights,
+                             .in_positions = s->pos,
+                             .out_positions = out,
+                             .in_normals = s->nrm,
+                             .out_normals = out + COUNT * 3,
+                             .flags = VS_SKIN_NORMALS_BY_MATRIX};
+}
+
 static int normals_follow_the_matrix(const scene *s, const float *in_nrm,
                                      const float *out_nrm)
 {
@@ -114,21 +131,10 @@ static void plain_job_normals_by_matrix(void)
             if (isas[ii] != VS_ISA_SCALAR && !vs_isa_supported(isas[ii]))
                 continue;
             for (int with_tan = 0; with_tan < 2; ++with_tan) {
-                vs_skinning_job job = {.vertex_count = COUNT,
-                                       .influence_count = k,
-                                       .joint_matrices = s->jm,
-                                       .joint_count = JOINTS,
-                                       .joints = s->joints,
-                                       .weights = s->weights,
-                                       .in_positions = s->pos,
-                                       .out_positions = out,
-                                       .in_normals = s->nrm,
-                                       .out_normals = out + COUNT * 3,
-                                       .in_tangents = with_tan ? s->tan : NULL,
-                                       .out_tangents =
-                                           with_tan ? out + COUNT * 6 : NULL,
-                                       .flags = VS_SKIN_NORMALS_BY_MATRIX,
-                                       .isa = isas[ii]};
+                vs_skinning_job job = flagged_job(s, k, out);
+                job.in_tangents = with_tan ? s->tan : NULL;
+                job.out_tangents = with_tan ? out + COUNT * 6 : NULL;
+                job.isa = isas[ii];
                 vs_error err;
                 CHECK_MSG(vs_skinning_job_run(&job, &err) == VS_OK, "%s",
                           err.message);
@@ -197,18 +203,8 @@ static void refused_where_it_would_do_nothing(void)
     scene *s = malloc(sizeof *s);
     make_scene(s, 1);
     float out[COUNT * 6];
-    vs_skinning_job job = {.vertex_count = COUNT,
-                           .influence_count = 1,
-                           .joint_matrices = s->jm,
-                           .joint_count = JOINTS,
-                           .joints = s->joints,
-                           .weights = s->weights,
-                           .in_positions = s->pos,
-                           .out_positions = out,
-                           .in_normals = s->nrm,
-                           .out_normals = out + COUNT * 3,
-                           .flags = VS_SKIN_NORMALS_BY_MATRIX,
-                           .method = VS_SKIN_DUAL_QUATERNION};
+    vs_skinning_job job = flagged_job(s, 1, out);
+    job.method = VS_SKIN_DUAL_QUATERNION;
     vs_error err;
     CHECK(vs_skinning_job_validate(&job, &err) == VS_ERROR_ARGUMENT);
     CHECK(strstr(err.message, "VS_SKIN_NORMALS_BY_MATRIX") != NULL);
