@@ -110,6 +110,9 @@ static void report(const vs_gltf_write_report *r)
     warn("vertices had weights that do not sum to 1; they were divided by "
          "their sum",
          r->unnormalized_weights);
+    warn("images could not be read, or are neither PNG nor JPEG, and were "
+         "left out with their textures (their materials keep their colour)",
+         r->dropped_images);
 }
 
 static int run(const convert_args *args)

@@ -212,6 +212,11 @@ typedef struct vs_gltf_write_report {
     uint32_t unnormalized_weights; /**< vertices whose weights were divided
                                         by their sum (it was not 1) */
     bool axes_corrected; /**< the up axis / unit correction was applied */
+    /** Images left out with their textures (their materials keep their
+     * base colour factor): the bytes could not be read (a missing file, a
+     * URI outside the asset's folder; vs_asset_image_bytes), or are neither
+     * a whole PNG nor a whole JPEG, the only images glTF 2.0 holds. */
+    uint32_t dropped_images;
 } vs_gltf_write_report;
 
 /** Writes `asset`, whatever format it was loaded from, as glTF 2.0: one GLB
@@ -219,10 +224,14 @@ typedef struct vs_gltf_write_report {
  * ".gltf") with the buffer in the file vs_gltf_bin_path names, or embedded.
  * This is `vskin convert`. Joint matrices follow glTF 2.0 (G(joint) * IBM,
  * §3.7.3.3): a glTF 1.0 / COLLADA bind shape matrix is folded into the
- * inverse bind matrices. Existing files are replaced (whether to is the
- * caller's policy), each as vs_write_bytes describes: with a .bin, both are
- * written first and the .bin renamed into place before the .gltf. `options`
- * and `report` may be NULL.
+ * inverse bind matrices. Materials keep their base colour texture: each
+ * image used is read (vs_asset_image_bytes, with the load's folder rules)
+ * and embedded in the buffer with its bytes unchanged; one that cannot be
+ * read, or is not a whole PNG or JPEG, is left out with its texture and
+ * counted in report->dropped_images. Existing files are replaced (whether
+ * to is the caller's policy), each as vs_write_bytes describes: with a
+ * .bin, both are written first and the .bin renamed into place before the
+ * .gltf. `options` and `report` may be NULL.
  *
  * Errors: VS_ERROR_ARGUMENT (asset or path NULL, an extension other than
  * .gltf / .glb, embed with .glb), VS_ERROR_LIMIT (a GLB over 4 GiB),

@@ -2,7 +2,8 @@
 /* `vskin convert`: the output kinds (.gltf + .bin, --embed, .glb), the
  * overwrite policy (existing outputs only with --force, the input never),
  * usage errors (exit 2) and failures (exit 1) with messages that name the
- * file, and that what it writes loads and poses like the source. */
+ * file, an image it leaves out said as a warning, and that what it writes
+ * loads and poses like the source. */
 #include <stdint.h>
 
 #include "tools/cli_run.h"
@@ -92,6 +93,29 @@ static void test_embed_and_glb(void)
     r = run("convert '%s' -o '%s' --embed", GLTF1_SKIN, out);
     CHECK(r.status == 2);
     CHECK(strstr(r.err, "--embed") != NULL);
+    cli_result_free(&r);
+}
+
+/* An image the writer cannot keep (broken.png ends inside its header) is
+ * a warning; the file is written, its material untextured. */
+static void test_left_out_image_warns(void)
+{
+    char out[512];
+    remove_outputs("cli_conv_img");
+    tmp_path(out, sizeof out, "cli_conv_img.glb");
+    cli_result r = run("convert '%s' -o '%s'",
+                       VS_TEST_DATA "/render/textured_quad/broken_image.gltf",
+                       out);
+    CHECK_MSG(r.status == 0, "%s", r.err);
+    CHECK_MSG(strstr(r.err, "warning: 1 images could not be read") != NULL,
+              "%s", r.err);
+    vs_asset *a = NULL;
+    vs_error err;
+    CHECK_MSG(vs_asset_load_file(out, NULL, &a, &err) == VS_OK, "%s",
+              err.message);
+    CHECK(a && a->image_count == 0 && a->material_count == 1 &&
+          a->materials[0].base_color_texture.image == -1);
+    vs_asset_free(a);
     cli_result_free(&r);
 }
 
@@ -199,6 +223,7 @@ int main(void)
     RUN(test_help);
     RUN(test_gltf_and_bin);
     RUN(test_embed_and_glb);
+    RUN(test_left_out_image_warns);
     RUN(test_overwrite_policy);
     RUN(test_errors);
     RUN(test_default_asset_poses_alike);

@@ -2,7 +2,9 @@
 /* Khronos' glTF-Validator on what the writer produces: every test asset
  * (glTF 1.0, glTF 2.0 and whatever COLLADA the loader reads), converted to
  * .gltf + .bin, .glb and embedded .gltf, the project's COLLADA lines file,
- * and a source the writer has to clean up, must validate without errors.
+ * a source the writer has to clean up, and textured sources (every material
+ * field, images the writer leaves out, COLLADA diffuse textures) must
+ * validate without errors.
  * tests/validator/validate.mjs runs the npm package gltf-validator, which
  * scripts/install-node-deps.sh installs into the repository's node_modules;
  * without node or the package the test is skipped (exit 77). A file with a
@@ -11,6 +13,7 @@
 
 #include "write/gltf2/gltf2_roundtrip.h"
 #include "load/gltf2/gltf2_synthetic.h"
+#include "write/gltf2/gltf2_textured.h"
 #include "write/gltf2/gltf2_writer.h"
 
 /* VS_TEST_DATA is <root>/tests/data. */
@@ -18,7 +21,7 @@
 #define SCRIPT REPO_ROOT "/tests/validator/validate.mjs"
 #define PACKAGE REPO_ROOT "/node_modules/gltf-validator/package.json"
 #define MAX_FILES 64
-#define MAX_OUTPUTS (MAX_FILES * 3 + 1)
+#define MAX_OUTPUTS (MAX_FILES * 3 + 7)
 
 /* Runs the validator script on files; returns its exit status. */
 static int validate(char *const *files, size_t count)
@@ -90,6 +93,36 @@ static size_t convert_synthetic(char **outputs, size_t n)
     return n;
 }
 
+/* The textured sources of gltf2_textured.h, as .gltf + .bin and .glb. */
+static size_t convert_textured(char **outputs, size_t n)
+{
+    vs_asset *src[] = {textured_load(textured_doc, "textured.gltf"),
+                       textured_load(unwritable_images_doc, "unwritable.gltf"),
+                       textured_collada()};
+    static const char *names[] = {"textured", "unwritable", "textured_dae"};
+    for (int s = 0; s < 3; ++s) {
+        CHECK_MSG(src[s], "%s did not load", names[s]);
+        for (int k = 0; src[s] && k < 2; ++k) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/validator_%s%s", VS_TEST_TMP,
+                     names[s], k ? ".glb" : ".gltf");
+            vs_error err;
+            vs_result r = gltf2_write_file(src[s], path, NULL, NULL, &err);
+            CHECK_MSG(r == VS_OK, "%s: %s", path, err.message);
+            if (r != VS_OK) continue;
+            outputs[n++] = strdup(path);
+            /* What is validated holds images: each source keeps one. */
+            vs_asset *out = NULL;
+            r = vs_asset_load_file(path, NULL, &out, &err);
+            CHECK_MSG(r == VS_OK && out->image_count >= 1,
+                      "%s: no image written", path);
+            vs_asset_free(out);
+        }
+        vs_asset_free(src[s]);
+    }
+    return n;
+}
+
 int main(void)
 {
     if (system("command -v node >/dev/null 2>&1") != 0) {
@@ -125,6 +158,7 @@ int main(void)
         free(sources[i]);
     }
     count = convert_synthetic(outputs, count);
+    count = convert_textured(outputs, count);
     CHECK(count >= 6);
     int status = validate(outputs, count);
     CHECK_MSG(status == 0, "glTF-Validator reported errors (exit %d)", status);

@@ -8,7 +8,8 @@
  *
  * gltf2_writer.c assembles the document and gltf2_writer_file.c writes it;
  * gltf2_writer_buffer.c owns the binary buffer, bufferViews and accessors;
- * gltf2_writer_mesh.c meshes and materials, gltf2_writer_attrs.c the
+ * gltf2_writer_mesh.c meshes and materials, gltf2_writer_images.c the
+ * materials' images, samplers and textures, gltf2_writer_attrs.c the
  * attributes glTF constrains (normals, tangents, joints and weights);
  * gltf2_writer_nodes.c nodes, skins and scenes; gltf2_writer_anim.c
  * animations; gltf2_writer_axes.c the axis correction. */
@@ -160,6 +161,21 @@ vs_result gltf2w_influences(gltf2w_ctx *c, const vs_primitive *p,
 
 vs_result gltf2w_meshes(gltf2w_ctx *c);
 vs_result gltf2w_materials(gltf2w_ctx *c);
+/* images, samplers and textures for the materials' base colour textures:
+ * tex[m] (material_count entries) is material m's texture index, or -1 when
+ * it has none or its image was left out (unreadable, or neither a whole PNG
+ * nor a whole JPEG: counted in report->dropped_images). Images keep their
+ * bytes, stored as bufferViews. */
+vs_result gltf2w_textures(gltf2w_ctx *c, int32_t *tex);
+/* pbr.baseColorTexture for ref written as `texture`, with
+ * KHR_texture_transform (then named in extensionsUsed); false when out of
+ * memory. */
+bool gltf2w_texture_info(gltf2w_ctx *c, const vs_texture_ref *ref,
+                         int32_t texture, cJSON *pbr);
+/* The TEXCOORD_n set written for ref's coordinates: 0 for set 0, else 1
+ * (primitives get TEXCOORD_1, glTF wanting the sets numbered from 0 without
+ * gaps, §3.7.2.1). */
+uint32_t gltf2w_texcoord_set(const vs_texture_ref *ref);
 vs_result gltf2w_nodes(gltf2w_ctx *c);
 vs_result gltf2w_skins(gltf2w_ctx *c);
 vs_result gltf2w_scenes(gltf2w_ctx *c);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Meshes and materials. Each vs_primitive becomes one glTF primitive with
  * POSITION (with the min/max §3.7.2.1 requires), NORMAL, TANGENT,
- * TEXCOORD_0, every JOINTS_n/WEIGHTS_n set, indices and morph targets (whose
- * POSITION also carries min/max, §3.7.2.2). */
+ * TEXCOORD_0 (and TEXCOORD_1 when its material's texture reads another
+ * set), COLOR_0, every JOINTS_n/WEIGHTS_n set, indices and morph targets
+ * (whose POSITION also carries min/max, §3.7.2.2). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -81,6 +82,32 @@ static vs_result targets(gltf2w_ctx *c, const vs_primitive *p, bool normals,
     return VS_OK;
 }
 
+/* TEXCOORD_0, and TEXCOORD_1 for a material texture that reads another
+ * set (gltf2w_texcoord_set). Sets are numbered from 0 without gaps
+ * (§3.7.2.1), so a primitive with only that set gets it as both. */
+static vs_result texcoords(gltf2w_ctx *c, const vs_primitive *p, cJSON *attrs)
+{
+    const vs_asset *a = c->asset;
+    const float *other = NULL;
+    if (p->material >= 0 && (uint32_t)p->material < a->material_count &&
+        gltf2w_texcoord_set(&a->materials[p->material].base_color_texture))
+        other = p->base_color_texcoords;
+    const float *first = p->texcoords ? p->texcoords : other;
+    if (!first) return VS_OK;
+    int32_t acc = gltf2w_floats(c, first, p->vertex_count, 2, "VEC2",
+                                ARRAY_BUFFER, false);
+    if (acc < 0) return c->error->code;
+    if (!add_index(attrs, "TEXCOORD_0", acc)) return gltf2w_oom(c, "meshes");
+    if (!other) return VS_OK;
+    if (other != first) {
+        acc = gltf2w_floats(c, other, p->vertex_count, 2, "VEC2", ARRAY_BUFFER,
+                            false);
+        if (acc < 0) return c->error->code;
+    }
+    if (!add_index(attrs, "TEXCOORD_1", acc)) return gltf2w_oom(c, "meshes");
+    return VS_OK;
+}
+
 static vs_result primitive(gltf2w_ctx *c, uint32_t m, uint32_t k, cJSON *prim)
 {
     const vs_primitive *p = &c->asset->meshes[m].primitives[k];
@@ -111,15 +138,16 @@ static vs_result primitive(gltf2w_ctx *c, uint32_t m, uint32_t k, cJSON *prim)
         if (tangents && !add_index(attrs, "TANGENT", acc))
             return gltf2w_oom(c, "meshes");
     }
-    if (p->texcoords) {
-        acc = gltf2w_floats(c, p->texcoords, p->vertex_count, 2, "VEC2",
+    vs_result r = texcoords(c, p, attrs);
+    if (r != VS_OK) return r;
+    if (p->colors) {
+        acc = gltf2w_floats(c, p->colors, p->vertex_count, 4, "VEC4",
                             ARRAY_BUFFER, false);
         if (acc < 0) return c->error->code;
-        if (!add_index(attrs, "TEXCOORD_0", acc))
-            return gltf2w_oom(c, "meshes");
+        if (!add_index(attrs, "COLOR_0", acc)) return gltf2w_oom(c, "meshes");
     }
     if (p->influence_count >= 4 && p->joints && p->weights) {
-        vs_result r = gltf2w_influences(c, p, attrs);
+        r = gltf2w_influences(c, p, attrs);
         if (r != VS_OK) return r;
     }
     if (p->index_count > 0) {
@@ -173,39 +201,78 @@ vs_result gltf2w_meshes(gltf2w_ctx *c)
     return VS_OK;
 }
 
+/* alphaMode, alphaCutoff (only with MASK, §5.19.3) and doubleSided, each
+ * left out at its default (a mode outside the enum too: the loaders make
+ * none). False when out of memory. */
+static bool alpha_and_sides(const vs_material *mat, cJSON *obj)
+{
+    static const char *modes[] = {"OPAQUE", "MASK", "BLEND"};
+    if (mat->alpha_mode != VS_ALPHA_OPAQUE &&
+        mat->alpha_mode <= VS_ALPHA_BLEND &&
+        !cJSON_AddStringToObject(obj, "alphaMode", modes[mat->alpha_mode]))
+        return false;
+    if (mat->alpha_mode == VS_ALPHA_MASK && mat->alpha_cutoff != 0.5f) {
+        cJSON *cutoff = gltf2w_number(mat->alpha_cutoff);
+        if (!cutoff || !cJSON_AddItemToObject(obj, "alphaCutoff", cutoff))
+            return false;
+    }
+    return !mat->double_sided ||
+           cJSON_AddBoolToObject(obj, "doubleSided", true) != NULL;
+}
+
+static vs_result material(gltf2w_ctx *c, uint32_t m, int32_t texture,
+                          cJSON *obj)
+{
+    const vs_asset *a = c->asset;
+    const vs_material *mat = &a->materials[m];
+    if (mat->name && mat->name[0] &&
+        !cJSON_AddStringToObject(obj, "name", mat->name))
+        return gltf2w_oom(c, "materials");
+    cJSON *pbr = cJSON_AddObjectToObject(obj, "pbrMetallicRoughness");
+    if (!pbr) return gltf2w_oom(c, "materials");
+    /* baseColorFactor components lie in [0, 1] (§5.19.1); COLLADA
+     * colours may exceed it. */
+    float color[4];
+    bool is_default = true;
+    for (int k = 0; k < 4; ++k) {
+        float v = mat->base_color[k];
+        color[k] = isnan(v) ? 1.0f : v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+        is_default &= color[k] == 1.0f;
+    }
+    if (!is_default && !gltf2w_add_floats(pbr, "baseColorFactor", color, 4))
+        return gltf2w_oom(c, "materials");
+    if (texture >= 0 &&
+        !gltf2w_texture_info(c, &mat->base_color_texture, texture, pbr))
+        return gltf2w_oom(c, "materials");
+    /* glTF 1.0 and COLLADA colours are diffuse (Lambert/Phong)
+     * colours: a dielectric keeps them looking as authored, where the
+     * glTF default metallicFactor 1 would turn them into dark metal. */
+    if (a->format != VS_FORMAT_GLTF2 &&
+        !cJSON_AddNumberToObject(pbr, "metallicFactor", 0))
+        return gltf2w_oom(c, "materials");
+    if (!alpha_and_sides(mat, obj)) return gltf2w_oom(c, "materials");
+    return VS_OK;
+}
+
 vs_result gltf2w_materials(gltf2w_ctx *c)
 {
     const vs_asset *a = c->asset;
     if (a->material_count == 0) return VS_OK;
-    cJSON *list = cJSON_AddArrayToObject(c->root, "materials");
-    if (!list) return gltf2w_oom(c, "materials");
-    for (uint32_t m = 0; m < a->material_count; ++m) {
-        const vs_material *mat = &a->materials[m];
+    int32_t *tex = mem_alloc(c->alloc, a->material_count * sizeof *tex);
+    if (!tex) return gltf2w_oom(c, "materials");
+    vs_result r = gltf2w_textures(c, tex);
+    cJSON *list = NULL;
+    if (r == VS_OK && !(list = cJSON_AddArrayToObject(c->root, "materials")))
+        r = gltf2w_oom(c, "materials");
+    for (uint32_t m = 0; r == VS_OK && m < a->material_count; ++m) {
         cJSON *obj = cJSON_CreateObject();
-        if (!obj) return gltf2w_oom(c, "materials");
-        cJSON_AddItemToArray(list, obj);
-        if (mat->name && mat->name[0] &&
-            !cJSON_AddStringToObject(obj, "name", mat->name))
-            return gltf2w_oom(c, "materials");
-        cJSON *pbr = cJSON_AddObjectToObject(obj, "pbrMetallicRoughness");
-        if (!pbr) return gltf2w_oom(c, "materials");
-        /* baseColorFactor components lie in [0, 1] (§5.19.1); COLLADA
-         * colours may exceed it. */
-        float color[4];
-        bool is_default = true;
-        for (int k = 0; k < 4; ++k) {
-            float v = mat->base_color[k];
-            color[k] = isnan(v) ? 1.0f : v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-            is_default &= color[k] == 1.0f;
+        if (!obj) {
+            r = gltf2w_oom(c, "materials");
+            break;
         }
-        if (!is_default && !gltf2w_add_floats(pbr, "baseColorFactor", color, 4))
-            return gltf2w_oom(c, "materials");
-        /* glTF 1.0 and COLLADA colours are diffuse (Lambert/Phong)
-         * colours: a dielectric keeps them looking as authored, where the
-         * glTF default metallicFactor 1 would turn them into dark metal. */
-        if (a->format != VS_FORMAT_GLTF2 &&
-            !cJSON_AddNumberToObject(pbr, "metallicFactor", 0))
-            return gltf2w_oom(c, "materials");
+        cJSON_AddItemToArray(list, obj);
+        r = material(c, m, tex[m], obj);
     }
-    return VS_OK;
+    mem_free(c->alloc, tex);
+    return r;
 }

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* Textured sources for the glTF 2.0 writer's tests: the quad of
+ * tests/data/render/textured_quad with every material field vskin keeps,
+ * a quad whose images cannot all be written, and COLLADA's diffuse
+ * textures (tests/data/collada/textured.dae read beside checker.png). */
+#ifndef VS_TESTS_WRITE_GLTF2_TEXTURED_H
+#define VS_TESTS_WRITE_GLTF2_TEXTURED_H
+
+#include <string.h>
+
+#include "test.h"
+#include "vskin/vskin.h"
+
+#define TEXTURED_DIR VS_TEST_DATA "/render/textured_quad"
+
+/* The quad's buffers, views and accessors (positions, normals,
+ * TEXCOORD_0, RGBA colours, indices, and a second texture coordinate set
+ * over the normals), a bufferView image, and TEXTURED_MESH's primitives. */
+#define TEXTURED_BUFFERS                                                       \
+    "\"buffers\":[{\"uri\":\"quad.bin\",\"byteLength\":204},"                  \
+    "{\"uri\":\"checker_alpha.png\",\"byteLength\":76}],"                      \
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":48},"                       \
+    "{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48},"                      \
+    "{\"buffer\":0,\"byteOffset\":96,\"byteLength\":32},"                      \
+    "{\"buffer\":0,\"byteOffset\":128,\"byteLength\":64},"                     \
+    "{\"buffer\":0,\"byteOffset\":192,\"byteLength\":12},"                     \
+    "{\"buffer\":1,\"byteLength\":76}],"                                       \
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"     \
+    "\"type\":\"VEC3\",\"min\":[-1,-1,0],\"max\":[1,1,0]},"                    \
+    "{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"}," \
+    "{\"bufferView\":2,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"}," \
+    "{\"bufferView\":3,\"componentType\":5126,\"count\":4,\"type\":\"VEC4\"}," \
+    "{\"bufferView\":4,\"componentType\":5123,\"count\":6,"                    \
+    "\"type\":\"SCALAR\"},"                                                    \
+    "{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"}],"
+
+/* One primitive per material m0..m2 (no texture coordinates but the
+ * first's, so the writer has to carry set 1 over). */
+#define TEXTURED_MESH                                                          \
+    "\"meshes\":[{\"primitives\":["                                            \
+    "{\"attributes\":{\"POSITION\":0,\"NORMAL\":1,\"TEXCOORD_0\":2,"           \
+    "\"TEXCOORD_1\":5,\"COLOR_0\":3},\"indices\":4,\"material\":0},"           \
+    "{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":2},\"indices\":4,"         \
+    "\"material\":1},"                                                         \
+    "{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":2},\"indices\":4,"         \
+    "\"material\":2}]}],"                                                      \
+    "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0}"
+
+/* Material 0: a file image with a sampler, KHR_texture_transform reading
+ * set 1, MASK, doubleSided and a factor; 1: the bufferView image, BLEND;
+ * 2: the first texture again, with its own factor. */
+static const char textured_doc[] =
+    "{\"asset\":{\"version\":\"2.0\"},"
+    "\"extensionsUsed\":[\"KHR_texture_transform\"]," TEXTURED_BUFFERS
+    "\"images\":[{\"uri\":\"checker.png\",\"name\":\"checker\"},"
+    "{\"bufferView\":5,\"mimeType\":\"image/png\"}],"
+    "\"samplers\":[{\"magFilter\":9728,\"minFilter\":9987,\"wrapS\":33648,"
+    "\"wrapT\":33071}],"
+    "\"textures\":[{\"source\":0,\"sampler\":0},{\"source\":1}],"
+    "\"materials\":[{\"name\":\"masked\",\"alphaMode\":\"MASK\","
+    "\"alphaCutoff\":0.25,\"doubleSided\":true,"
+    "\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0.5,0.25,1],"
+    "\"baseColorTexture\":{\"index\":0,\"extensions\":{"
+    "\"KHR_texture_transform\":{\"offset\":[0.5,0],\"rotation\":1,"
+    "\"scale\":[2,3],\"texCoord\":1}}}}},"
+    "{\"alphaMode\":\"BLEND\",\"pbrMetallicRoughness\":{"
+    "\"baseColorTexture\":{\"index\":1}}},"
+    "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0,1,0,1],"
+    "\"baseColorTexture\":{\"index\":0}}}]," TEXTURED_MESH;
+
+/* Images the writer cannot keep, one per material of the mesh: a missing
+ * file, a file outside the folder, a PNG cut off inside its header;
+ * material 3 (used by no primitive) keeps checker.png. */
+static const char unwritable_images_doc[] =
+    "{\"asset\":{\"version\":\"2.0\"}," TEXTURED_BUFFERS
+    "\"images\":[{\"uri\":\"missing.png\"},"
+    "{\"uri\":\"../simpleskin_outline_t0.png\"},{\"uri\":\"broken.png\"},"
+    "{\"uri\":\"checker.png\"}],"
+    "\"textures\":[{\"source\":0},{\"source\":1},{\"source\":2},"
+    "{\"source\":3}],"
+    "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+    "[1,0,0,1],\"baseColorTexture\":{\"index\":0}}},"
+    "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0,1,0,1],"
+    "\"baseColorTexture\":{\"index\":1}}},"
+    "{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":2}}},"
+    "{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":3}},"
+    "\"doubleSided\":true}]," TEXTURED_MESH;
+
+/* doc loaded from memory with its files in TEXTURED_DIR; NULL on error. */
+static inline vs_asset *textured_load(const char *doc, const char *name)
+{
+    vs_load_options lo = {.base_dir = TEXTURED_DIR};
+    vs_asset *a = NULL;
+    vs_error e;
+    if (vs_asset_load_memory(doc, strlen(doc), name, &lo, &a, &e) != VS_OK) {
+        fprintf(stderr, "%s: %s\n", name, e.message);
+        return NULL;
+    }
+    return a;
+}
+
+/* tests/data/collada/textured.dae read as if it lay in TEXTURED_DIR, so
+ * its checker.png is found and its sub/other name.jpg is not. */
+static inline vs_asset *textured_collada(void)
+{
+    char *text = test_read_text(VS_TEST_DATA "/collada/textured.dae");
+    if (!text) return NULL;
+    vs_asset *a = textured_load(text, "textured.dae");
+    free(text);
+    return a;
+}
+
+#endif
