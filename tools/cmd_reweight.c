@@ -142,6 +142,12 @@ static bool write_and_report(const reweight_args *a, const vs_asset *src,
                 "vskin reweight: warning: %u vertices' weights did not sum "
                 "to 1 and were divided by their sum (use --normalize)\n",
                 rep.unnormalized_weights);
+    if (rep.dropped_images)
+        fprintf(stderr,
+                "vskin reweight: warning: %u images could not be read, or are "
+                "neither PNG nor JPEG, and were left out with their textures "
+                "(their materials keep their colour)\n",
+                rep.dropped_images);
     printf("wrote %s: kept at most %u influences per vertex; %u vertices "
            "changed, %u influences dropped (largest dropped weight %g)\n",
            a->out, a->max_influences, st->vertices_changed,

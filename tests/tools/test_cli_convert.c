@@ -97,7 +97,8 @@ static void test_embed_and_glb(void)
 }
 
 /* An image the writer cannot keep (broken.png ends inside its header) is
- * a warning; the file is written, its material untextured. */
+ * a warning; the file is written, its material untextured. `vskin
+ * reweight`, which writes through the same writer, warns too. */
 static void test_left_out_image_warns(void)
 {
     char out[512];
@@ -116,6 +117,14 @@ static void test_left_out_image_warns(void)
     CHECK(a && a->image_count == 0 && a->material_count == 1 &&
           a->materials[0].base_color_texture.image == -1);
     vs_asset_free(a);
+    cli_result_free(&r);
+
+    r = run("reweight '%s' --max-influences 2 -o '%s' --force",
+            VS_TEST_DATA "/render/textured_quad/broken_image.gltf", out);
+    CHECK_MSG(r.status == 0, "%s", r.err);
+    CHECK_MSG(strstr(r.err, "reweight: warning: 1 images could not be read") !=
+                  NULL,
+              "%s", r.err);
     cli_result_free(&r);
 }
 
