@@ -113,6 +113,8 @@ static void report(const vs_gltf_write_report *r)
     warn("images could not be read, or are neither PNG nor JPEG, and were "
          "left out with their textures (their materials keep their colour)",
          r->dropped_images);
+    warn("vertices had a colour (COLOR_0) outside [0, 1]; it was clamped",
+         r->clamped_colors);
 }
 
 static int run(const convert_args *args)

@@ -217,6 +217,9 @@ typedef struct vs_gltf_write_report {
      * URI outside the asset's folder; vs_asset_image_bytes), or are neither
      * a whole PNG nor a whole JPEG, the only images glTF 2.0 holds. */
     uint32_t dropped_images;
+    /** Vertices whose COLOR_0 had a component outside [0, 1], clamped
+     * (glTF 2.0 float colours lie in it). */
+    uint32_t clamped_colors;
 } vs_gltf_write_report;
 
 /** Writes `asset`, whatever format it was loaded from, as glTF 2.0: one GLB

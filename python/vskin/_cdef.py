@@ -410,6 +410,7 @@ typedef struct vs_gltf_write_report {
     uint32_t unnormalized_weights;
     _Bool axes_corrected;
     uint32_t dropped_images;
+    uint32_t clamped_colors;
 } vs_gltf_write_report;
 
 vs_result vs_write_gltf(const vs_asset *asset, const char *path,

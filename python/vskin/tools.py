@@ -43,7 +43,7 @@ def write_gltf(asset: Asset, path: PathLike, *, embed: bool = False,
         getattr(report, name)) for name in (
         "renormalized_normals", "renormalized_tangents", "dropped_normals",
         "dropped_tangents", "normalized_rotations", "unnormalized_weights",
-        "axes_corrected", "dropped_images")}
+        "axes_corrected", "dropped_images", "clamped_colors")}
 
 
 def convert(src: Union[PathLike, Asset], dst: PathLike, *,

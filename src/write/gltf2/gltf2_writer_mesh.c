@@ -6,6 +6,7 @@
  * (whose POSITION also carries min/max, §3.7.2.2). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/error.h"
 #include "write/gltf2/gltf2_writer.h"
@@ -108,6 +109,40 @@ static vs_result texcoords(gltf2w_ctx *c, const vs_primitive *p, cJSON *attrs)
     return VS_OK;
 }
 
+/* COLOR_0 as FLOAT RGBA, each component clamped to [0, 1]: the validator
+ * refuses float colours outside it (ACCESSOR_NON_CLAMPED). Vertices changed
+ * are counted; a value that is not a number is left for gltf2w_floats to
+ * refuse. */
+static int32_t colors(gltf2w_ctx *c, const vs_primitive *p)
+{
+    size_t n = (size_t)p->vertex_count * 4;
+    float *clamped = NULL;
+    for (size_t v = 0; v < n; v += 4) {
+        bool outside = false;
+        for (size_t k = v; k < v + 4; ++k)
+            outside |= p->colors[k] < 0.0f || p->colors[k] > 1.0f;
+        if (!outside) continue;
+        if (!clamped) {
+            clamped = mem_alloc(c->alloc, n * sizeof *clamped);
+            if (!clamped) {
+                gltf2w_oom(c, "meshes");
+                return -1;
+            }
+            memcpy(clamped, p->colors, n * sizeof *clamped);
+        }
+        for (size_t k = v; k < v + 4; ++k)
+            clamped[k] = clamped[k] < 0.0f   ? 0.0f
+                         : clamped[k] > 1.0f ? 1.0f
+                                             : clamped[k];
+        c->report->clamped_colors++;
+    }
+    int32_t acc = gltf2w_floats(c, clamped ? clamped : p->colors,
+                                p->vertex_count, 4, "VEC4", ARRAY_BUFFER,
+                                false);
+    mem_free(c->alloc, clamped);
+    return acc;
+}
+
 static vs_result primitive(gltf2w_ctx *c, uint32_t m, uint32_t k, cJSON *prim)
 {
     const vs_primitive *p = &c->asset->meshes[m].primitives[k];
@@ -141,8 +176,7 @@ static vs_result primitive(gltf2w_ctx *c, uint32_t m, uint32_t k, cJSON *prim)
     vs_result r = texcoords(c, p, attrs);
     if (r != VS_OK) return r;
     if (p->colors) {
-        acc = gltf2w_floats(c, p->colors, p->vertex_count, 4, "VEC4",
-                            ARRAY_BUFFER, false);
+        acc = colors(c, p);
         if (acc < 0) return c->error->code;
         if (!add_index(attrs, "COLOR_0", acc)) return gltf2w_oom(c, "meshes");
     }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Textured sources for the glTF 2.0 writer's tests: the quad of
  * tests/data/render/textured_quad with every material field vskin keeps,
- * a quad whose images cannot all be written, and COLLADA's diffuse
+ * a quad whose images cannot all be written, one whose colours leave
+ * [0, 1], and COLLADA's diffuse
  * textures (tests/data/collada/textured.dae read beside checker.png). */
 #ifndef VS_TESTS_WRITE_GLTF2_TEXTURED_H
 #define VS_TESTS_WRITE_GLTF2_TEXTURED_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "test.h"
@@ -96,6 +98,22 @@ static inline vs_asset *textured_load(const char *doc, const char *name)
         fprintf(stderr, "%s: %s\n", name, e.message);
         return NULL;
     }
+    return a;
+}
+
+/* textured_doc with COLOR_0 read from the positions, so that the colours
+ * leave [0, 1] (-1 in x or y at three of the four corners); NULL on
+ * error. */
+static inline vs_asset *textured_colours_outside(void)
+{
+    char *doc = strdup(textured_doc);
+    char *color = doc ? strstr(doc, "\"COLOR_0\":3") : NULL;
+    vs_asset *a = NULL;
+    if (color) {
+        color[10] = '0';
+        a = textured_load(doc, "colours.gltf");
+    }
+    free(doc);
     return a;
 }
 

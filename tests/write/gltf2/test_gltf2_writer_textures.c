@@ -2,7 +2,8 @@
 /* The glTF 2.0 writer keeps what vskin's material model holds: base colour
  * factor and texture (image bytes as they were, texture coordinate set,
  * sampler, KHR_texture_transform), alpha mode and cutoff, double sidedness,
- * and the primitives' COLOR_0, in .gltf + .bin, embedded .gltf and .glb;
+ * and the primitives' COLOR_0 (clamped to [0, 1], counted), in .gltf +
+ * .bin, embedded .gltf and .glb;
  * COLLADA's diffuse textures come out textured; an image that cannot be
  * written is left out, counted in the report, and the rest is written. */
 #include "write/gltf2/gltf2_textured.h"
@@ -168,10 +169,31 @@ static void unwritable_images_are_reported_and_the_rest_written(void)
     vs_asset_free(src);
 }
 
+static void colours_outside_the_range_are_clamped_and_counted(void)
+{
+    vs_asset *src = textured_colours_outside();
+    CHECK(src != NULL);
+    if (!src) return;
+    CHECK(src->meshes[0].primitives[0].colors[0] == -1.0f);
+    gltf2_write_report rep;
+    vs_asset *out =
+        write_and_load(src, VS_TEST_TMP "/writer_colours.glb", false, &rep);
+    if (out) {
+        CHECK(rep.clamped_colors == 3);
+        const vs_primitive *p = &out->meshes[0].primitives[0];
+        const float *s = src->meshes[0].primitives[0].colors;
+        for (uint32_t k = 0; p->colors && k < p->vertex_count * 4; ++k)
+            CHECK(p->colors[k] == (s[k] < 0 ? 0 : s[k] > 1 ? 1 : s[k]));
+    }
+    vs_asset_free(out);
+    vs_asset_free(src);
+}
+
 int main(void)
 {
     RUN(textures_and_colours_survive_a_round_trip);
     RUN(collada_diffuse_textures_come_out_textured);
     RUN(unwritable_images_are_reported_and_the_rest_written);
+    RUN(colours_outside_the_range_are_clamped_and_counted);
     return test_summary();
 }
