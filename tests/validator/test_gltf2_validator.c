@@ -3,8 +3,8 @@
  * (glTF 1.0, glTF 2.0 and whatever COLLADA the loader reads), converted to
  * .gltf + .bin, .glb and embedded .gltf, the project's COLLADA lines file,
  * a source the writer has to clean up, and textured sources (every material
- * field, images the writer leaves out, COLLADA diffuse textures, colours
- * outside [0, 1]) must validate without errors.
+ * field, images the writer leaves out, glTF 1.0 and COLLADA diffuse
+ * textures, colours outside [0, 1]) must validate without errors.
  * tests/validator/validate.mjs runs the npm package gltf-validator, which
  * scripts/install-node-deps.sh installs into the repository's node_modules;
  * without node or the package the test is skipped (exit 77). A file with a
@@ -21,7 +21,7 @@
 #define SCRIPT REPO_ROOT "/tests/validator/validate.mjs"
 #define PACKAGE REPO_ROOT "/node_modules/gltf-validator/package.json"
 #define MAX_FILES 64
-#define MAX_OUTPUTS (MAX_FILES * 3 + 9)
+#define MAX_OUTPUTS (MAX_FILES * 3 + 11)
 
 /* Runs the validator script on files; returns its exit status. */
 static int validate(char *const *files, size_t count)
@@ -98,10 +98,11 @@ static size_t convert_textured(char **outputs, size_t n)
 {
     vs_asset *src[] = {textured_load(textured_doc, "textured.gltf"),
                        textured_load(unwritable_images_doc, "unwritable.gltf"),
-                       textured_collada(), textured_colours_outside()};
+                       textured_collada(), textured_colours_outside(),
+                       textured_load(gltf1_textured_doc, "textured1.gltf")};
     static const char *names[] = {"textured", "unwritable", "textured_dae",
-                                  "colours"};
-    for (int s = 0; s < 4; ++s) {
+                                  "colours", "textured_1"};
+    for (int s = 0; s < 5; ++s) {
         CHECK_MSG(src[s], "%s did not load", names[s]);
         for (int k = 0; src[s] && k < 2; ++k) {
             char path[512];

@@ -2,7 +2,7 @@
 /* Textured sources for the glTF 2.0 writer's tests: the quad of
  * tests/data/render/textured_quad with every material field vskin keeps,
  * a quad whose images cannot all be written, one whose colours leave
- * [0, 1], and COLLADA's diffuse
+ * [0, 1], and glTF 1.0's and COLLADA's diffuse
  * textures (tests/data/collada/textured.dae read beside checker.png). */
 #ifndef VS_TESTS_WRITE_GLTF2_TEXTURED_H
 #define VS_TESTS_WRITE_GLTF2_TEXTURED_H
@@ -87,6 +87,17 @@ static const char unwritable_images_doc[] =
     "{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":2}}},"
     "{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":3}},"
     "\"doubleSided\":true}]," TEXTURED_MESH;
+
+/* A glTF 1.0 diffuse texture with its sampler, and a diffuse colour of
+ * KHR_materials_common, double sided (materials only). */
+static const char gltf1_textured_doc[] =
+    "{\"asset\":{\"version\":\"1.0\"},"
+    "\"images\":{\"img\":{\"uri\":\"checker.png\"}},"
+    "\"samplers\":{\"s\":{\"magFilter\":9728,\"wrapS\":33071}},"
+    "\"textures\":{\"tex\":{\"source\":\"img\",\"sampler\":\"s\"}},"
+    "\"materials\":{\"textured\":{\"values\":{\"diffuse\":\"tex\"}},"
+    "\"plain\":{\"extensions\":{\"KHR_materials_common\":{"
+    "\"doubleSided\":true,\"values\":{\"diffuse\":[0.5,0.25,1,1]}}}}}}";
 
 /* doc loaded from memory with its files in TEXTURED_DIR; NULL on error. */
 static inline vs_asset *textured_load(const char *doc, const char *name)

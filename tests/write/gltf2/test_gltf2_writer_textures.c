@@ -3,17 +3,18 @@
  * factor and texture (image bytes as they were, texture coordinate set,
  * sampler, KHR_texture_transform), alpha mode and cutoff, double sidedness,
  * and the primitives' COLOR_0 (clamped to [0, 1], counted), in .gltf +
- * .bin, embedded .gltf and .glb;
- * COLLADA's diffuse textures come out textured; an image that cannot be
- * written is left out, counted in the report, and the rest is written. */
+ * .bin, embedded .gltf and .glb; glTF 1.0's and COLLADA's diffuse textures
+ * come out textured; an image that cannot be written is left out, counted
+ * in the report, and the rest is written. */
 #include "write/gltf2/gltf2_textured.h"
 #include "write/gltf2/gltf2_writer.h"
 
-/* Whether images i of a and j of b have the same bytes. */
+/* Whether images i of a and j of b have the same bytes (or both are -1:
+ * no texture). */
 static bool same_image(const vs_asset *a, int32_t i, const vs_asset *b,
                        int32_t j)
 {
-    if (i < 0 || j < 0) return false;
+    if (i < 0 || j < 0) return i < 0 && j < 0;
     const uint8_t *x = NULL, *y = NULL;
     size_t nx = 0, ny = 0;
     vs_error e;
@@ -145,6 +146,24 @@ static void collada_diffuse_textures_come_out_textured(void)
     vs_asset_free(src);
 }
 
+static void gltf1_diffuse_textures_come_out_textured(void)
+{
+    vs_asset *src = textured_load(gltf1_textured_doc, "textured1.gltf");
+    CHECK(src != NULL);
+    if (!src) return;
+    gltf2_write_report rep;
+    vs_asset *out =
+        write_and_load(src, VS_TEST_TMP "/writer_textured_1.gltf", false, &rep);
+    if (out) {
+        CHECK(rep.dropped_images == 0);
+        CHECK(out->material_count == 2 && out->image_count == 1);
+        same_material(src, out, 0);
+        same_material(src, out, 1);
+    }
+    vs_asset_free(out);
+    vs_asset_free(src);
+}
+
 static void unwritable_images_are_reported_and_the_rest_written(void)
 {
     vs_asset *src = textured_load(unwritable_images_doc, "unwritable.gltf");
@@ -193,6 +212,7 @@ int main(void)
 {
     RUN(textures_and_colours_survive_a_round_trip);
     RUN(collada_diffuse_textures_come_out_textured);
+    RUN(gltf1_diffuse_textures_come_out_textured);
     RUN(unwritable_images_are_reported_and_the_rest_written);
     RUN(colours_outside_the_range_are_clamped_and_counted);
     return test_summary();
