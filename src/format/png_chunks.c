@@ -11,7 +11,9 @@ vs_result png_chunks_fit(const uint8_t *data, size_t size, vs_error *error)
     size_t at = 8; /* past the signature */
     if (size < at) return VS_OK;
     for (unsigned i = 0;; ++i) {
-        if (size - at < 12) return VS_OK;
+        /* libpng reads a chunk's length and type (8 bytes) and then
+         * allocates the length: with fewer bytes left it stops first. */
+        if (size - at < 8) return VS_OK;
         const uint32_t length = (uint32_t)data[at] << 24 |
                                 (uint32_t)data[at + 1] << 16 |
                                 (uint32_t)data[at + 2] << 8 | data[at + 3];
@@ -23,11 +25,14 @@ vs_result png_chunks_fit(const uint8_t *data, size_t size, vs_error *error)
                           : '?';
         }
         type[4] = '\0';
-        if (length > size - at - 12)
+        /* What libpng would allocate must be there; a CRC cut short is
+         * libpng's to judge, as it allocates nothing for it. */
+        const size_t left = size - at - 8;
+        if (length > left)
             return set_error(error, VS_ERROR_PARSE,
                              "chunk %u (%s) declares %u bytes, more than the "
                              "%zu left",
-                             i, type, length, size - at - 12);
+                             i, type, length, left);
         if (memcmp(data + at + 4, "IEND", 4) == 0) return VS_OK;
         at += 12 + (size_t)length;
     }

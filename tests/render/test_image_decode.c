@@ -10,6 +10,8 @@
 #include "test.h"
 
 #define HUGE_TEXT VS_TEST_DATA "/regressions/image_decode-huge-text-chunk.png"
+#define HUGE_CUT                                                               \
+    VS_TEST_DATA "/regressions/image_decode-huge-chunk-cut-short.png"
 #define CHECKER VS_TEST_DATA "/render/textured_quad/checker.png"
 
 static uint8_t *read_all(const char *path, size_t *size)
@@ -60,6 +62,19 @@ static void huge_declared_chunk_is_refused_without_allocating(void)
     long grown = peak_kib() - before;
     CHECK_MSG(grown < 64 * 1024, "peak resident size grew by %ld KiB", grown);
     free(data);
+    /* The same chunk's length and type with the file ending 3 bytes into
+     * its data: fewer bytes than a whole chunk header plus CRC, which libpng
+     * still reads, and allocates for, before it finds the data missing. */
+    data = read_all(HUGE_CUT, &size);
+    if (!data) return;
+    before = peak_kib();
+    CHECK(decode(data, size, &e, &w, &h) == VS_ERROR_PARSE);
+    CHECK_MSG(strstr(e.message, "chunk 2 (tEXt) declares 2013265945 bytes, "
+                                "more than the 3 left"),
+              "%s", e.message);
+    grown = peak_kib() - before;
+    CHECK_MSG(grown < 64 * 1024, "peak resident size grew by %ld KiB", grown);
+    free(data);
 }
 
 static void good_png_decodes_whole_or_with_trailing_bytes(void)
@@ -78,8 +93,9 @@ static void good_png_decodes_whole_or_with_trailing_bytes(void)
      * vskin (the chunks that are there fit). */
     CHECK_MSG(decode(data, size - 12, &e, &w, &h) == VS_OK, "%s", e.message);
     CHECK_MSG(decode(data, size - 1, &e, &w, &h) == VS_OK, "%s", e.message);
-    /* Cut inside an earlier chunk: its declared length does not fit. */
-    CHECK(decode(data, size - 13, &e, &w, &h) == VS_ERROR_PARSE);
+    /* Cut inside the data of the chunk before IEND (IEND is 12 bytes, the
+     * CRC before it 4): its declared length does not fit. */
+    CHECK(decode(data, size - 17, &e, &w, &h) == VS_ERROR_PARSE);
     CHECK_MSG(strstr(e.message, "bad PNG: chunk") &&
                   strstr(e.message, "more than the"),
               "%s", e.message);
