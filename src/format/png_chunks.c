@@ -13,7 +13,7 @@ vs_result png_chunks_fit(const uint8_t *data, size_t size, vs_error *error)
     for (unsigned i = 0;; ++i) {
         /* libpng reads a chunk's length and type (8 bytes) and then
          * allocates the length: with fewer bytes left it stops first. */
-        if (size - at < 8) return VS_OK;
+        if (at > size || size - at < 8) return VS_OK;
         const uint32_t length = (uint32_t)data[at] << 24 |
                                 (uint32_t)data[at + 1] << 16 |
                                 (uint32_t)data[at + 2] << 8 | data[at + 3];
@@ -34,6 +34,8 @@ vs_result png_chunks_fit(const uint8_t *data, size_t size, vs_error *error)
                              "%zu left",
                              i, type, length, left);
         if (memcmp(data + at + 4, "IEND", 4) == 0) return VS_OK;
+        /* Past this chunk's CRC, which may itself lie past the end: the
+         * next round's first test stops there. */
         at += 12 + (size_t)length;
     }
 }

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* image_decode_rgba on PNGs whose chunks do not fit their data: the fuzzer's
- * 116-byte file declaring a text chunk of about 2 GB, which libpng alone
- * allocates before reading, and a file cut inside a chunk; a good file,
- * whole, with bytes after IEND, and without IEND, which libpng reads. Memory is checked through the
+/* image_decode_rgba on PNGs whose chunks do not fit their data: the
+ * fuzzer's 116-byte file declaring a text chunk of about 2 GB, which libpng
+ * alone allocates before reading, the same cut inside that chunk, a file
+ * cut inside a chunk, one whose last CRC runs past the end (read from
+ * right before an unreadable page); a good file, whole, with bytes after
+ * IEND, and without IEND, which libpng reads. Memory is checked through the
  * process's peak resident size, not time. No GL context. */
+/* mmap and MAP_ANONYMOUS, outside C11 and POSIX proper. */
+#define _DEFAULT_SOURCE
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "render/image_decode.h"
 #include "test.h"
@@ -12,6 +18,8 @@
 #define HUGE_TEXT VS_TEST_DATA "/regressions/image_decode-huge-text-chunk.png"
 #define HUGE_CUT                                                               \
     VS_TEST_DATA "/regressions/image_decode-huge-chunk-cut-short.png"
+#define CRC_PAST_END                                                           \
+    VS_TEST_DATA "/regressions/image_decode-crc-past-the-end.png"
 #define CHECKER VS_TEST_DATA "/render/textured_quad/checker.png"
 
 static uint8_t *read_all(const char *path, size_t *size)
@@ -77,6 +85,41 @@ static void huge_declared_chunk_is_refused_without_allocating(void)
     free(data);
 }
 
+/* A copy of data[0..size) ending right before an unreadable page, so a
+ * read past its end faults without a sanitizer. Give it back with
+ * munmap(base, *mapped). */
+static uint8_t *guarded_copy(const uint8_t *data, size_t size, void **base,
+                             size_t *mapped)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t pages = (size + page - 1) / page + 1;
+    *mapped = pages * page;
+    *base = mmap(NULL, *mapped, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (*base == MAP_FAILED) abort();
+    uint8_t *guard = (uint8_t *)*base + (pages - 1) * page;
+    if (mprotect(guard, page, PROT_NONE) != 0) abort();
+    memcpy(guard - size, data, size);
+    return guard - size;
+}
+
+/* The last chunk's data fits but its CRC runs past the end: the walk must
+ * stop there, not read on (the fuzzer's heap overflow). */
+static void chunk_walk_stops_at_the_end(void)
+{
+    size_t size = 0;
+    uint8_t *data = read_all(CRC_PAST_END, &size);
+    if (!data) return;
+    void *base;
+    size_t mapped;
+    uint8_t *copy = guarded_copy(data, size, &base, &mapped);
+    vs_error e;
+    uint32_t w, h;
+    decode(copy, size, &e, &w, &h); /* libpng's verdict either way */
+    munmap(base, mapped);
+    free(data);
+}
+
 static void good_png_decodes_whole_or_with_trailing_bytes(void)
 {
     size_t size = 0;
@@ -106,5 +149,6 @@ int main(void)
 {
     RUN(huge_declared_chunk_is_refused_without_allocating);
     RUN(good_png_decodes_whole_or_with_trailing_bytes);
+    RUN(chunk_walk_stops_at_the_end);
     return test_summary();
 }
