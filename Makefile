@@ -62,6 +62,7 @@ demo: build
 test: build build-asan
 	bash scripts/install-node-deps.sh
 	@grep -m1 'model name' /proc/cpuinfo || true
+	@df -h . | tail -n 1 || true
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	bash scripts/test-consumers.sh $(BUILD) $(JOBS)
 	bash scripts/test-minimal.sh $(MINIMAL_BUILD) $(JOBS)
