@@ -117,6 +117,16 @@ NAME(pending_move)(NAME(pending) * p, const NAME(pending) * src,
     }
 }
 
+/* A direction (x, y, z) times the upper 3x3 of m, structure-of-arrays as
+ * below: tangents always, normals by the matrix (no translation). */
+static inline __attribute__((always_inline)) void
+NAME(times3x3)(const V m[12], V x, V y, V z, V *ox, V *oy, V *oz)
+{
+    *ox = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
+    *oy = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
+    *oz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
+}
+
 /* The first half of transforming n vertices (vi) by their matrices m,
  * structure-of-arrays (m[c * 3 + r] = row r of column c, lanes = vertices):
  * positions in full; normals and tangents up to their squared lengths,
@@ -135,9 +145,7 @@ NAME(xform_front)(const kernel_io *io, const size_t *vi, size_t n,
     if (attrs & KERNEL_NORMALS_BY_MATRIX) {
         /* A n, as the tangent: no cofactor, no determinant, no sign. */
         load3(&io->nrm, vi, n, &x, &y, &z);
-        p->nx = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
-        p->ny = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
-        p->nz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
+        NAME(times3x3)(m, x, y, z, &p->nx, &p->ny, &p->nz);
         p->nlen2 = NAME(length2)(p->nx, p->ny, p->nz);
         /* Unread (no sign), but set: the rule is chosen at run time
          * (NAME_BY_ATTRS) and the pipelined loops move it between steps. */
@@ -166,9 +174,7 @@ NAME(xform_front)(const kernel_io *io, const size_t *vi, size_t n,
     }
     if (attrs & KERNEL_TANGENTS) {
         load3(&io->tan, vi, n, &x, &y, &z);
-        p->tx = VFMA(m[0], x, VFMA(m[3], y, VMUL(m[6], z)));
-        p->ty = VFMA(m[1], x, VFMA(m[4], y, VMUL(m[7], z)));
-        p->tz = VFMA(m[2], x, VFMA(m[5], y, VMUL(m[8], z)));
+        NAME(times3x3)(m, x, y, z, &p->tx, &p->ty, &p->tz);
         p->tlen2 = NAME(length2)(p->tx, p->ty, p->tz);
     }
 }

@@ -63,8 +63,11 @@ vs_result png_read_rgba(const char *path, const vs_allocator *alloc,
     if (!png_image_begin_read_from_memory(&image, file.data, file.size)) {
         r = set_error(error, VS_ERROR_IO, "%s: cannot read the PNG: %s", path,
                       image.message);
-    } else if (image.format = PNG_FORMAT_RGBA,
-               image.width > 16384 || image.height > 16384) {
+        file_bytes_release(&io, &file);
+        return r;
+    }
+    image.format = PNG_FORMAT_RGBA;
+    if (image.width > 16384 || image.height > 16384) {
         png_image_free(&image);
         r = set_error(error, VS_ERROR_LIMIT, "%s: %ux%u is too large", path,
                       image.width, image.height);
