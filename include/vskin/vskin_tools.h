@@ -514,7 +514,9 @@ vs_result vs_bake_frame_times(const vs_asset *asset, uint32_t clip, float fps,
 /** The current pose as a static asset: one root node (identity transform)
  * and one mesh per mesh instance, whose primitives hold the posed
  * positions, normals and tangents in world space and keep the source's
- * topology, texcoords and materials; no skin, no animation; the source's up
+ * topology, texcoords, vertex colours and materials with their images
+ * (embedded bytes copied; a URI is read, when written, from the source's
+ * folder under its load's path rule); no skin, no animation; the source's up
  * axis and unit (so vs_write_gltf corrects them as for convert). Call
  * vs_pose_update_world first. The new asset is made with the source
  * asset's allocator and owns all its data (free it with

@@ -46,8 +46,70 @@ float *bake_copy_floats(vs_asset *a, const float *src, size_t n,
     return f;
 }
 
-/* Materials, then per instance a node and a mesh whose primitives copy the
- * source topology; attributes are set by the caller. */
+/* What a primitive's surface needs besides its posed attributes: the
+ * texture coordinates (set 0, and the set the material's texture reads
+ * where that is another) and the vertex colours, which tint the base
+ * colour. */
+static bool bake_copy_surface(vs_asset *a, const vs_primitive *sp,
+                              vs_primitive *dp, vs_error *error)
+{
+    const size_t n = sp->vertex_count;
+    if (sp->texcoords &&
+        !(dp->texcoords = bake_copy_floats(a, sp->texcoords, n * 2, error)))
+        return false;
+    if (sp->base_color_texcoords == sp->texcoords)
+        dp->base_color_texcoords = dp->texcoords;
+    else if (sp->base_color_texcoords &&
+             !(dp->base_color_texcoords = bake_copy_floats(
+                   a, sp->base_color_texcoords, n * 2, error)))
+        return false;
+    if (sp->colors &&
+        !(dp->colors = bake_copy_floats(a, sp->colors, n * 4, error)))
+        return false;
+    return true;
+}
+
+/* The source's images, for the materials' textures: embedded bytes are
+ * copied, and a URI is kept with the folder and the path rule it resolves
+ * under, so that the writer reads (or, unreadable, leaves out and counts)
+ * each one as it does for the source. */
+static bool bake_copy_images(const vs_asset *src, vs_asset *a,
+                             vs_error *error)
+{
+    if (!src->image_count) return true;
+    vs_image *images =
+        vs_priv_asset_calloc(a, src->image_count, sizeof *images, error, "images");
+    if (!images) return false;
+    const asset_internal *from = src->internal_;
+    asset_internal *to = a->internal_;
+    to->allow_external_paths = from->allow_external_paths;
+    if (from->base_dir &&
+        !(to->base_dir = vs_priv_asset_strdup(a, from->base_dir)))
+        return false;
+    for (uint32_t i = 0; i < src->image_count; ++i) {
+        const vs_image *si = &src->images[i];
+        vs_image *di = &images[i];
+        if (!(di->name = vs_priv_asset_strdup(a, si->name ? si->name : "")) ||
+            !(di->mime_type = vs_priv_asset_strdup(
+                  a, si->mime_type ? si->mime_type : "")) ||
+            (si->uri && !(di->uri = vs_priv_asset_strdup(a, si->uri))))
+            return false;
+        if (si->uri || !si->data) continue;
+        uint8_t *bytes = vs_priv_asset_calloc(a, si->size ? si->size : 1, 1,
+                                              error, "image bytes");
+        if (!bytes) return false;
+        memcpy(bytes, si->data, si->size);
+        di->data = bytes;
+        di->size = si->size;
+    }
+    a->images = images;
+    a->image_count = src->image_count;
+    return true;
+}
+
+/* Materials and their images, then per instance a node and a mesh whose
+ * primitives copy the source topology and surface; the posed attributes
+ * are set by the caller. */
 vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
                               vs_error *error)
 {
@@ -71,15 +133,13 @@ vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
     vs_scene *scene = vs_priv_asset_calloc(a, 1, sizeof *scene, error, "scene");
     uint32_t *roots = vs_priv_asset_calloc(a, n ? n : 1, sizeof *roots, error, "scene");
     bool ok = nodes && meshes && scene && roots;
+    ok = ok && bake_copy_images(src, a, error);
     if (ok && src->material_count) {
         mats = vs_priv_asset_calloc(a, src->material_count, sizeof *mats, error,
                             "materials");
         ok = mats != NULL;
         for (uint32_t m = 0; ok && m < src->material_count; ++m) {
             mats[m] = src->materials[m];
-            /* The baked asset has no images (nor the primitives the
-             * texture's coordinates): no texture to point at. */
-            mats[m].base_color_texture.image = -1;
             ok = (mats[m].name = vs_priv_asset_strdup(a, src->materials[m].name
                                                      ? src->materials[m].name
                                                      : "")) != NULL;
@@ -111,10 +171,7 @@ vs_result bake_skeleton_asset(const vs_asset *src, vs_asset **out,
             dp->vertex_count = sp->vertex_count;
             dp->material = sp->material;
             dp->index_count = sp->index_count;
-            if (sp->texcoords)
-                ok = (dp->texcoords = bake_copy_floats(
-                          a, sp->texcoords, (size_t)sp->vertex_count * 2,
-                          error)) != NULL;
+            ok = bake_copy_surface(a, sp, dp, error);
             if (ok && sp->index_count) {
                 uint32_t *idx = vs_priv_asset_calloc(a, sp->index_count, sizeof *idx,
                                              error, "indices");

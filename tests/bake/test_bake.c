@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Bakes: a static bake written as .glb and loaded back poses (trivially) to
- * the source's posed positions; a morph-target clip bake sampled at every
+ * the source's posed positions and keeps the surface (textures, their
+ * images and coordinate sets, vertex colours); a morph-target clip bake
+ * sampled at every
  * frame time gives that frame's posed positions; VAT rows are the posed
  * positions bit for bit; bad arguments are refused. */
 #include <stdint.h>
 
 #include "bake/bake.h"
 #include "test.h"
+#include "write/gltf2/gltf2_textured.h"
 #include "vskin/vskin.h"
 #include "write/gltf2/gltf2_writer.h"
 #include "write/posed_scene.h"
@@ -93,11 +96,11 @@ static void test_static_bake_poses_to_the_same_positions(void)
                       e.message);
             CHECK(baked && baked->skin_count == 0 && baked->clip_count == 0);
             CHECK(baked && baked->material_count == src->material_count);
-            /* The baked asset has no images: no material points at one
-             * (CesiumMan's has a texture). */
+            /* The materials keep their textures (CesiumMan's has one). */
+            CHECK(baked && baked->image_count == src->image_count);
             for (uint32_t m = 0; baked && m < baked->material_count; ++m)
-                CHECK(baked->image_count == 0 &&
-                      baked->materials[m].base_color_texture.image == -1);
+                CHECK(baked->materials[m].base_color_texture.image ==
+                      src->materials[m].base_color_texture.image);
             char path[512];
             snprintf(path, sizeof path, "%s/bake_static_%zu_%zu.glb",
                      VS_TEST_TMP, s, t);
@@ -126,6 +129,84 @@ static void test_static_bake_poses_to_the_same_positions(void)
         vs_pose_free(pose);
         vs_asset_free(src);
     }
+}
+
+static bool same_floats(const float *a, const float *b, size_t n)
+{
+    if (!a || !b) return a == b;
+    return memcmp(a, b, n * sizeof *a) == 0;
+}
+
+/* Primitive p of got has primitive p of want's surface: texture
+ * coordinates, the set its texture reads, vertex colours. */
+static void check_surface(const vs_asset *want, const vs_asset *got,
+                          uint32_t p, const char *label)
+{
+    const vs_primitive *w = &want->meshes[0].primitives[p];
+    const vs_primitive *g = &got->meshes[0].primitives[p];
+    const size_t n = w->vertex_count;
+    CHECK_MSG(g->vertex_count == n, "%s: primitive %u", label, p);
+    if (g->vertex_count != n) return;
+    CHECK_MSG(same_floats(w->texcoords, g->texcoords, 2 * n),
+              "%s: primitive %u texcoords", label, p);
+    CHECK_MSG(same_floats(w->base_color_texcoords, g->base_color_texcoords,
+                          2 * n),
+              "%s: primitive %u texture's set", label, p);
+    CHECK_MSG(same_floats(w->colors, g->colors, 4 * n),
+              "%s: primitive %u colours", label, p);
+}
+
+/* The textured quad (a file image read through the source's folder, a
+ * bufferView image, a texture reading set 1, COLOR_0) baked, and the bake
+ * written as .glb and read back: the same images, bytes for bytes, the
+ * same texture references and surface. */
+static void test_static_bake_keeps_textures(void)
+{
+    vs_asset *src = textured_load(textured_doc, "textured.gltf");
+    vs_pose *pose = NULL;
+    CHECK(src && vs_pose_create(src, &pose, NULL) == VS_OK);
+    vs_asset *baked = NULL;
+    vs_error e = {0};
+    CHECK_MSG(pose && bake_pose(pose, NULL, &baked, &e) == VS_OK, "%s",
+              e.message);
+    vs_pose_free(pose);
+    if (!baked) {
+        vs_asset_free(src);
+        return;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/bake_textured.glb", VS_TEST_TMP);
+    gltf2_write_report rep = {0};
+    CHECK_MSG(gltf2_write_file(baked, path, NULL, &rep, &e) == VS_OK, "%s",
+              e.message);
+    CHECK(rep.dropped_images == 0);
+    vs_asset *back = load(path);
+    const vs_asset *got[] = {baked, back};
+    const char *labels[] = {"baked", "written"};
+    for (int k = 0; k < 2 && got[k]; ++k) {
+        const vs_asset *g = got[k];
+        CHECK_MSG(g->image_count == src->image_count, "%s: %u images",
+                  labels[k], g->image_count);
+        CHECK(g->material_count == src->material_count);
+        for (uint32_t m = 0;
+             m < g->material_count && m < src->material_count; ++m) {
+            const vs_texture_ref *s = &src->materials[m].base_color_texture;
+            const vs_texture_ref *t = &g->materials[m].base_color_texture;
+            CHECK_MSG(t->image >= 0 && same_image(src, s->image, g, t->image),
+                      "%s: material %u's image", labels[k], m);
+            CHECK(t->has_transform == s->has_transform);
+            CHECK(t->sampler.mag_filter == s->sampler.mag_filter);
+        }
+        CHECK(g->mesh_count == 1 &&
+              g->meshes[0].primitive_count == src->meshes[0].primitive_count);
+        for (uint32_t p = 0; g->mesh_count == 1 &&
+                             p < g->meshes[0].primitive_count;
+             ++p)
+            check_surface(src, g, p, labels[k]);
+    }
+    vs_asset_free(back);
+    vs_asset_free(baked);
+    vs_asset_free(src);
 }
 
 static void check_morph_bake(const char *source, vs_interpolation interp)
@@ -280,6 +361,7 @@ static void test_bad_arguments_are_refused(void)
 int main(void)
 {
     RUN(test_static_bake_poses_to_the_same_positions);
+    RUN(test_static_bake_keeps_textures);
     RUN(test_morph_bake_replays_the_clip);
     RUN(test_vat_rows_are_posed_positions);
     RUN(test_bad_arguments_are_refused);

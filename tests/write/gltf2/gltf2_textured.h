@@ -3,7 +3,8 @@
  * tests/data/render/textured_quad with every material field vskin keeps,
  * a quad whose images cannot all be written, one whose colours leave
  * [0, 1], and glTF 1.0's and COLLADA's diffuse
- * textures (tests/data/collada/textured.dae read beside checker.png). */
+ * textures (tests/data/collada/textured.dae read beside checker.png);
+ * and whether two assets' images have the same bytes. */
 #ifndef VS_TESTS_WRITE_GLTF2_TEXTURED_H
 #define VS_TESTS_WRITE_GLTF2_TEXTURED_H
 
@@ -137,6 +138,25 @@ static inline vs_asset *textured_collada(void)
     vs_asset *a = textured_load(text, "textured.dae");
     free(text);
     return a;
+}
+
+/* Whether images i of a and j of b have the same bytes (or both are -1:
+ * no texture). */
+static inline bool same_image(const vs_asset *a, int32_t i,
+                              const vs_asset *b, int32_t j)
+{
+    if (i < 0 || j < 0) return i < 0 && j < 0;
+    const uint8_t *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    vs_error e;
+    bool ok = vs_asset_image_bytes(a, (uint32_t)i, NULL, &x, &nx, &e) == VS_OK;
+    CHECK_MSG(ok, "%s", e.message);
+    ok = ok && vs_asset_image_bytes(b, (uint32_t)j, NULL, &y, &ny, &e) == VS_OK;
+    CHECK_MSG(ok, "%s", e.message);
+    bool same = ok && nx == ny && memcmp(x, y, nx) == 0;
+    if (x) vs_asset_image_bytes_free(a, (uint32_t)i, x, nx);
+    if (y) vs_asset_image_bytes_free(b, (uint32_t)j, y, ny);
+    return same;
 }
 
 #endif

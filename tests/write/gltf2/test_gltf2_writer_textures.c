@@ -9,25 +9,6 @@
 #include "write/gltf2/gltf2_textured.h"
 #include "write/gltf2/gltf2_writer.h"
 
-/* Whether images i of a and j of b have the same bytes (or both are -1:
- * no texture). */
-static bool same_image(const vs_asset *a, int32_t i, const vs_asset *b,
-                       int32_t j)
-{
-    if (i < 0 || j < 0) return i < 0 && j < 0;
-    const uint8_t *x = NULL, *y = NULL;
-    size_t nx = 0, ny = 0;
-    vs_error e;
-    bool ok = vs_asset_image_bytes(a, (uint32_t)i, NULL, &x, &nx, &e) == VS_OK;
-    CHECK_MSG(ok, "%s", e.message);
-    ok = ok && vs_asset_image_bytes(b, (uint32_t)j, NULL, &y, &ny, &e) == VS_OK;
-    CHECK_MSG(ok, "%s", e.message);
-    bool same = ok && nx == ny && memcmp(x, y, nx) == 0;
-    if (x) vs_asset_image_bytes_free(a, (uint32_t)i, x, nx);
-    if (y) vs_asset_image_bytes_free(b, (uint32_t)j, y, ny);
-    return same;
-}
-
 /* Material m of out is material m of src; set 0 stays set 0, any other
  * set is written as set 1. */
 static void same_material(const vs_asset *src, const vs_asset *out, uint32_t m)
