@@ -131,31 +131,6 @@ static void test_static_bake_poses_to_the_same_positions(void)
     }
 }
 
-static bool same_floats(const float *a, const float *b, size_t n)
-{
-    if (!a || !b) return a == b;
-    return memcmp(a, b, n * sizeof *a) == 0;
-}
-
-/* Primitive p of got has primitive p of want's surface: texture
- * coordinates, the set its texture reads, vertex colours. */
-static void check_surface(const vs_asset *want, const vs_asset *got,
-                          uint32_t p, const char *label)
-{
-    const vs_primitive *w = &want->meshes[0].primitives[p];
-    const vs_primitive *g = &got->meshes[0].primitives[p];
-    const size_t n = w->vertex_count;
-    CHECK_MSG(g->vertex_count == n, "%s: primitive %u", label, p);
-    if (g->vertex_count != n) return;
-    CHECK_MSG(same_floats(w->texcoords, g->texcoords, 2 * n),
-              "%s: primitive %u texcoords", label, p);
-    CHECK_MSG(same_floats(w->base_color_texcoords, g->base_color_texcoords,
-                          2 * n),
-              "%s: primitive %u texture's set", label, p);
-    CHECK_MSG(same_floats(w->colors, g->colors, 4 * n),
-              "%s: primitive %u colours", label, p);
-}
-
 /* The textured quad (a file image read through the source's folder, a
  * bufferView image, a texture reading set 1, COLOR_0) baked, and the bake
  * written as .glb and read back: the same images, bytes for bytes, the
@@ -184,25 +159,16 @@ static void test_static_bake_keeps_textures(void)
     const vs_asset *got[] = {baked, back};
     const char *labels[] = {"baked", "written"};
     for (int k = 0; k < 2 && got[k]; ++k) {
-        const vs_asset *g = got[k];
-        CHECK_MSG(g->image_count == src->image_count, "%s: %u images",
-                  labels[k], g->image_count);
-        CHECK(g->material_count == src->material_count);
-        for (uint32_t m = 0;
-             m < g->material_count && m < src->material_count; ++m) {
-            const vs_texture_ref *s = &src->materials[m].base_color_texture;
-            const vs_texture_ref *t = &g->materials[m].base_color_texture;
-            CHECK_MSG(t->image >= 0 && same_image(src, s->image, g, t->image),
-                      "%s: material %u's image", labels[k], m);
-            CHECK(t->has_transform == s->has_transform);
-            CHECK(t->sampler.mag_filter == s->sampler.mag_filter);
-        }
-        CHECK(g->mesh_count == 1 &&
-              g->meshes[0].primitive_count == src->meshes[0].primitive_count);
-        for (uint32_t p = 0; g->mesh_count == 1 &&
-                             p < g->meshes[0].primitive_count;
-             ++p)
-            check_surface(src, g, p, labels[k]);
+        printf("  %s\n", labels[k]);
+        CHECK_MSG(got[k]->image_count == src->image_count, "%s: %u images",
+                  labels[k], got[k]->image_count);
+        CHECK(got[k]->material_count == src->material_count);
+        for (uint32_t m = 0; m < got[k]->material_count &&
+                             m < src->material_count;
+             ++m)
+            same_material(src, got[k], m);
+        CHECK(got[k]->mesh_count == 1);
+        if (got[k]->mesh_count == 1) same_primitives(src, got[k]);
     }
     vs_asset_free(back);
     vs_asset_free(baked);

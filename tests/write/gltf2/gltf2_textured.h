@@ -4,7 +4,8 @@
  * a quad whose images cannot all be written, one whose colours leave
  * [0, 1], and glTF 1.0's and COLLADA's diffuse
  * textures (tests/data/collada/textured.dae read beside checker.png);
- * and whether two assets' images have the same bytes. */
+ * and the checks that an asset made from one of them (written, baked)
+ * kept its images, materials and primitives' surface. */
 #ifndef VS_TESTS_WRITE_GLTF2_TEXTURED_H
 #define VS_TESTS_WRITE_GLTF2_TEXTURED_H
 
@@ -157,6 +158,54 @@ static inline bool same_image(const vs_asset *a, int32_t i,
     if (x) vs_asset_image_bytes_free(a, (uint32_t)i, x, nx);
     if (y) vs_asset_image_bytes_free(b, (uint32_t)j, y, ny);
     return same;
+}
+
+/* Material m of out is material m of src; set 0 stays set 0, any other
+ * set is written as set 1. */
+static inline void same_material(const vs_asset *src, const vs_asset *out,
+                                 uint32_t m)
+{
+    const vs_material *s = &src->materials[m], *o = &out->materials[m];
+    CHECK(strcmp(s->name, o->name) == 0);
+    CHECK(memcmp(s->base_color, o->base_color, sizeof s->base_color) == 0);
+    CHECK(s->alpha_mode == o->alpha_mode);
+    CHECK(s->alpha_cutoff == o->alpha_cutoff);
+    CHECK(s->double_sided == o->double_sided);
+    const vs_texture_ref *st = &s->base_color_texture;
+    const vs_texture_ref *ot = &o->base_color_texture;
+    CHECK_MSG(same_image(src, st->image, out, ot->image),
+              "materials[%u]: texture image %d, written as %d", m, st->image,
+              ot->image);
+    CHECK(ot->texcoord == (st->texcoord ? 1u : 0u));
+    CHECK(memcmp(&st->sampler, &ot->sampler, sizeof st->sampler) == 0);
+    CHECK(st->has_transform == ot->has_transform);
+    CHECK(memcmp(st->offset, ot->offset, sizeof st->offset) == 0);
+    CHECK(st->rotation == ot->rotation);
+    CHECK(memcmp(st->scale, ot->scale, sizeof st->scale) == 0);
+}
+
+static inline bool same_floats(const float *x, const float *y, size_t n)
+{
+    return (!x && !y) || (x && y && memcmp(x, y, n * sizeof *x) == 0);
+}
+
+/* Mesh 0's primitives of out are those of src: counts, materials, COLOR_0,
+ * TEXCOORD_0 and the set each texture reads. */
+static inline void same_primitives(const vs_asset *src, const vs_asset *out)
+{
+    const vs_mesh *sm = &src->meshes[0], *om = &out->meshes[0];
+    CHECK(sm->primitive_count == om->primitive_count);
+    for (uint32_t k = 0; k < sm->primitive_count; ++k) {
+        const vs_primitive *s = &sm->primitives[k], *o = &om->primitives[k];
+        size_t n = s->vertex_count;
+        CHECK(o->vertex_count == n && o->material == s->material);
+        CHECK_MSG(same_floats(s->colors, o->colors, n * 4),
+                  "primitives[%u]: COLOR_0", k);
+        CHECK(same_floats(s->texcoords, o->texcoords, n * 2));
+        CHECK_MSG(same_floats(s->base_color_texcoords, o->base_color_texcoords,
+                              n * 2),
+                  "primitives[%u]: the texture's coordinates", k);
+    }
 }
 
 #endif

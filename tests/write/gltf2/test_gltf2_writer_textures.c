@@ -9,51 +9,6 @@
 #include "write/gltf2/gltf2_textured.h"
 #include "write/gltf2/gltf2_writer.h"
 
-/* Material m of out is material m of src; set 0 stays set 0, any other
- * set is written as set 1. */
-static void same_material(const vs_asset *src, const vs_asset *out, uint32_t m)
-{
-    const vs_material *s = &src->materials[m], *o = &out->materials[m];
-    CHECK(strcmp(s->name, o->name) == 0);
-    CHECK(memcmp(s->base_color, o->base_color, sizeof s->base_color) == 0);
-    CHECK(s->alpha_mode == o->alpha_mode);
-    CHECK(s->alpha_cutoff == o->alpha_cutoff);
-    CHECK(s->double_sided == o->double_sided);
-    const vs_texture_ref *st = &s->base_color_texture;
-    const vs_texture_ref *ot = &o->base_color_texture;
-    CHECK_MSG(same_image(src, st->image, out, ot->image),
-              "materials[%u]: texture image %d, written as %d", m, st->image,
-              ot->image);
-    CHECK(ot->texcoord == (st->texcoord ? 1u : 0u));
-    CHECK(memcmp(&st->sampler, &ot->sampler, sizeof st->sampler) == 0);
-    CHECK(st->has_transform == ot->has_transform);
-    CHECK(memcmp(st->offset, ot->offset, sizeof st->offset) == 0);
-    CHECK(st->rotation == ot->rotation);
-    CHECK(memcmp(st->scale, ot->scale, sizeof st->scale) == 0);
-}
-
-static bool same_floats(const float *x, const float *y, size_t n)
-{
-    return (!x && !y) || (x && y && memcmp(x, y, n * sizeof *x) == 0);
-}
-
-static void same_primitives(const vs_asset *src, const vs_asset *out)
-{
-    const vs_mesh *sm = &src->meshes[0], *om = &out->meshes[0];
-    CHECK(sm->primitive_count == om->primitive_count);
-    for (uint32_t k = 0; k < sm->primitive_count; ++k) {
-        const vs_primitive *s = &sm->primitives[k], *o = &om->primitives[k];
-        size_t n = s->vertex_count;
-        CHECK(o->vertex_count == n && o->material == s->material);
-        CHECK_MSG(same_floats(s->colors, o->colors, n * 4),
-                  "primitives[%u]: COLOR_0", k);
-        CHECK(same_floats(s->texcoords, o->texcoords, n * 2));
-        CHECK_MSG(same_floats(s->base_color_texcoords, o->base_color_texcoords,
-                              n * 2),
-                  "primitives[%u]: the texture's coordinates", k);
-    }
-}
-
 /* Writes src to path and loads it back (NULL on error). */
 static vs_asset *write_and_load(const vs_asset *src, const char *path,
                                 bool embed, gltf2_write_report *rep)
