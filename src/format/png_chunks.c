@@ -6,6 +6,13 @@
 
 #include "base/error.h"
 
+bool png_has_signature(const uint8_t *data, size_t size)
+{
+    static const uint8_t signature[8] = {0x89, 'P',  'N',  'G',
+                                         '\r', '\n', 0x1a, '\n'};
+    return data && size >= 8 && memcmp(data, signature, 8) == 0;
+}
+
 vs_result png_chunks_fit(const uint8_t *data, size_t size, vs_error *error)
 {
     size_t at = 8; /* past the signature */

@@ -3,10 +3,14 @@
 #ifndef VS_FORMAT_PNG_CHUNKS_H
 #define VS_FORMAT_PNG_CHUNKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "vskin/vskin.h"
+
+/* Whether data starts with the 8-byte PNG signature. */
+bool png_has_signature(const uint8_t *data, size_t size);
 
 /* VS_OK when every whole chunk of the PNG in data (signature included, not
  * checked here) lies inside the data, up to IEND. libpng allocates a

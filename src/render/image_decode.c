@@ -158,9 +158,7 @@ vs_result image_decode_rgba(const uint8_t *data, size_t size,
 {
     *out_rgba = NULL;
     *width = *height = 0;
-    static const uint8_t png_sig[8] = {0x89, 'P',  'N',  'G',
-                                       '\r', '\n', 0x1a, '\n'};
-    if (data && size >= 8 && memcmp(data, png_sig, 8) == 0)
+    if (png_has_signature(data, size))
         return decode_png(data, size, alloc, max_pixels, max_side, width,
                           height, out_rgba, error);
     if (data && size >= 3 && data[0] == 0xff && data[1] == 0xd8 &&

@@ -10,15 +10,12 @@
 #define IMAGE_UNTRIED (-2)
 #define IMAGE_DROPPED (-1)
 
-static const uint8_t png_signature[8] = {0x89, 'P',  'N',  'G',
-                                         0x0D, 0x0A, 0x1A, 0x0A};
-
 /* A PNG whose IHDR is whole and whose chunks lie inside the data: the
  * validator reads the header, and refuses a stream that ends inside it. */
 static bool whole_png(const uint8_t *d, size_t n)
 {
     vs_error ignored;
-    return n >= 33 && memcmp(d, png_signature, 8) == 0 &&
+    return n >= 33 && png_has_signature(d, n) &&
            memcmp(d + 8, "\0\0\0\x0DIHDR", 8) == 0 &&
            png_chunks_fit(d, n, &ignored) == VS_OK;
 }
@@ -119,7 +116,7 @@ static bool same_texture(const vs_texture_ref *x, const vs_texture_ref *y)
            memcmp(&x->sampler, &y->sampler, sizeof x->sampler) == 0;
 }
 
-/* Appends an array to the root, or NULL when out of memory. */
+/* The root's array `key`, added when absent; NULL when out of memory. */
 static cJSON *root_array(gltf2w_ctx *c, const char *key)
 {
     cJSON *list = cJSON_GetObjectItemCaseSensitive(c->root, key);
