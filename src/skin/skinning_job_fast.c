@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* vs_skinning_job_run: the plain job (caller's u16 joints and float weights,
- * any strides) on the fastest kernel, in blocks of KERNEL_BLOCK vertices.
+ * any strides) on the fastest kernel, in blocks of KERNEL_JOB_BLOCK or
+ * KERNEL_BLOCK vertices.
  * Up to 8 influences the kernel reads the caller's arrays itself
  * (kernel_ops.blend_job); more are staged here 8 at a time (weights
  * normalised once per vertex by the reference's rule) and accumulated. */
@@ -110,11 +111,17 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
                                   inf <= KERNEL_MAX_STAGED &&
                                       palette_is_finite(job)};
 
-    kernel_block_indices(s.vi, KERNEL_BLOCK);
-    for (size_t base = 0; base < job->vertex_count; base += KERNEL_BLOCK) {
+    /* Where the kernel blends, blocks of KERNEL_JOB_BLOCK (kernel.h says
+     * why); one influence with normalised weights (pointed, no blend) and
+     * the staged path take whole blocks. */
+    const bool pointed = inf == 1 && !small.raw;
+    const size_t step = pointed || inf > KERNEL_MAX_STAGED ? KERNEL_BLOCK
+                                                           : KERNEL_JOB_BLOCK;
+    kernel_block_indices(s.vi, step);
+    for (size_t base = 0; base < job->vertex_count; base += step) {
         const size_t left = job->vertex_count - base;
-        const size_t n = left < KERNEL_BLOCK ? left : KERNEL_BLOCK;
-        if (n < KERNEL_BLOCK) kernel_block_indices(s.vi, n);
+        const size_t n = left < step ? left : step;
+        if (n < step) kernel_block_indices(s.vi, n);
         kernel_io at;
         kernel_io_at(io_all, base, &at);
         const kernel_io *io = &at;

@@ -74,15 +74,16 @@ static size_t range_grain(const vs_context *context, size_t count)
     if (ranges > (size_t)threads * 4) ranges = (size_t)threads * 4;
     if (ranges >= threads) ranges -= ranges % threads;
     size_t grain = (count + ranges - 1) / ranges;
-    /* Ranges start at multiples of the kernels' block (64 vertices): the
-     * blocks are then exactly the serial run's, so the results are bit for
-     * bit the same (the plain job decides some things per block: which
-     * weight path, and for 2, 4 or 8 influences under AVX2 the order in
-     * which a full block's weights are summed); packed outputs also begin
-     * on a 64-byte line (no line written by two threads) and keep the
-     * 16-byte alignment streaming stores need. A multiple of the stream's
-     * chunks (8 vertices) too. */
-    return (grain + KERNEL_BLOCK - 1) / KERNEL_BLOCK * KERNEL_BLOCK;
+    /* Ranges start at multiples of every block size the kernels use
+     * (KERNEL_RANGE_ALIGN): the blocks are then exactly the serial run's,
+     * so the results are bit for bit the same (the plain job decides some
+     * things per block: which weight path, and for 2, 4 or 8 influences
+     * under AVX2 the order in which a full block's weights are summed);
+     * packed outputs also begin on a 64-byte line (no line written by two
+     * threads) and keep the 16-byte alignment streaming stores need. A
+     * multiple of the stream's chunks (8 vertices) too. */
+    return (grain + KERNEL_RANGE_ALIGN - 1) / KERNEL_RANGE_ALIGN *
+           KERNEL_RANGE_ALIGN;
 }
 
 /* fn (run_range or run_stream_range) over [0, count) in ranges of grain

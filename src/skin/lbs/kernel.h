@@ -47,6 +47,24 @@ enum {
  * has the block sizes tried), while the scratch stays in L1. */
 #define KERNEL_BLOCK 64
 #define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
+/* Vertices per block of the plain job where kernel_ops.blend_job blends
+ * (2 to KERNEL_MAX_STAGED influences, or one with raw weights): three
+ * quarters of a KERNEL_BLOCK, a multiple of the widest kernel's 16 lanes.
+ * The blend pass reads only the joints and weights, the transform pass only
+ * the vertices; out of the caches (a million vertices), shorter turns
+ * between the two keep both streams' loads going, where whole blocks left
+ * each stream idle through the other's pass; in the caches, every block
+ * more costs its own checks, calls and pipeline start (docs/design/rejected.md
+ * has the sizes measured). One influence with normalised weights has no
+ * blend pass to speak of (KERNEL_POINTED) and keeps whole blocks. */
+#define KERNEL_JOB_BLOCK 48
+
+/* Where a parallel job's vertex ranges start: a common multiple of both
+ * block sizes, so that a range's blocks are exactly the serial run's. */
+#define KERNEL_RANGE_ALIGN 192
+_Static_assert(KERNEL_RANGE_ALIGN % KERNEL_BLOCK == 0 &&
+                   KERNEL_RANGE_ALIGN % KERNEL_JOB_BLOCK == 0,
+               "parallel ranges must start on every block size");
 
 /* One attribute: input and output base pointers and byte steps. */
 typedef struct kernel_attr {
@@ -258,7 +276,8 @@ typedef struct kernel_ops {
     void (*blend_stream)(size_t n, unsigned k, const kernel_stream_src *src,
                          size_t at0, float *mat);
     /* Blends vertices [base, base + n) of a plain job, normalising weights
-     * by the reference's rule. Returns KERNEL_BLENDED (matrices in mat),
+     * by the reference's rule; n is at most KERNEL_JOB_BLOCK, or
+     * KERNEL_BLOCK for one influence with normalised weights. Returns KERNEL_BLENDED (matrices in mat),
      * KERNEL_POINTED (one influence, whose normalised weight is 1: mp[i]
      * points at vertex i's palette matrix, nothing copied; mp[n..) repeat
      * mp[n - 1]) or KERNEL_BAD_INDEX (a joint index out of range; nothing

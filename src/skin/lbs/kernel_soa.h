@@ -517,17 +517,17 @@ static inline __attribute__((always_inline)) bool
 NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
                  float *idw, bool *any_unskinned)
 {
-    _Alignas(64) float sum[KERNEL_BLOCK];
+    _Alignas(64) float sum[KERNEL_JOB_BLOCK];
     unsigned bad = 0;
-    if (n == KERNEL_BLOCK) {
+    if (n == KERNEL_JOB_BLOCK) {
         if (!KERNEL_JOB_SUMS_FULL(w, k, sum, &bad)) {
-            bad = !NAME(job_weights_ok)(w, KERNEL_BLOCK * k);
-            NAME(job_sums)(w, KERNEL_BLOCK, k, sum);
+            bad = !NAME(job_weights_ok)(w, KERNEL_JOB_BLOCK * k);
+            NAME(job_sums)(w, KERNEL_JOB_BLOCK, k, sum);
         }
     } else {
         bad = !NAME(job_weights_ok)(w, n * k);
         NAME(job_sums)(w, n, k, sum);
-        for (size_t i = n; i < KERNEL_BLOCK; ++i)
+        for (size_t i = n; i < KERNEL_JOB_BLOCK; ++i)
             sum[i] = 1.0f; /* any normal sum */
     }
     if (bad) return false;
@@ -537,7 +537,7 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
     typedef int32_t si __attribute__((vector_size(KERNEL_SCALE_LANES * 4)));
     si ok = {0}, zero = {0};
     ok = ~ok;
-    for (size_t c = 0; c < KERNEL_BLOCK; c += KERNEL_SCALE_LANES) {
+    for (size_t c = 0; c < KERNEL_JOB_BLOCK; c += KERNEL_SCALE_LANES) {
         sv s, r;
         memcpy(&s, sum + c, sizeof s);
         r = 1.0f / s; /* a zero sum's infinity is discarded */
@@ -628,20 +628,21 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
         return NAME(point_job_one)(joints, w, n, src->joint_count,
                                    (const unsigned char *)src->palette, mp,
                                    idw);
-    const bool full = n == KERNEL_BLOCK;
+    const bool full = n == KERNEL_JOB_BLOCK;
     if (!(full
-              ? NAME(job_indices_ok)(joints, KERNEL_BLOCK * k, src->joint_count)
+              ? NAME(job_indices_ok)(joints, KERNEL_JOB_BLOCK * k,
+                                       src->joint_count)
               : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
         return KERNEL_BAD_INDEX;
     uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     if (full)
-        NAME(job_offsets)(joints, KERNEL_BLOCK * k, off);
+        NAME(job_offsets)(joints, KERNEL_JOB_BLOCK * k, off);
     else
         NAME(job_offsets)(joints, n * k, off);
     const unsigned char *palette = (const unsigned char *)src->palette;
     bool any_unskinned = false;
     if (src->raw) {
-        for (size_t i = 0; i < KERNEL_BLOCK; ++i) {
+        for (size_t i = 0; i < KERNEL_JOB_BLOCK; ++i) {
             scale[i] = 1.0f;
             idw[i] = 0.0f;
         }
