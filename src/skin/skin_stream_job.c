@@ -171,22 +171,23 @@ static void point_block(const vs_skin_stream *s, const float *palette,
 /* The attribute indices of stream positions [pos, pos + n): the stream's
  * order (source order, *at = io), or relative ones with *at moved to pos
  * (stream order; written only when vi does not already hold them for a
- * full block, *full says whether it does: 64 stores per block were about a
- * tenth of a one-influence job). vi[n..KERNEL_BLOCK) repeat vi[n - 1]. */
+ * block of n, *held says for how many it does, 0 for none: 64 stores per
+ * block were about a tenth of a one-influence job). vi[n..KERNEL_BLOCK)
+ * repeat vi[n - 1]. */
 static void block_indices(const vs_skin_stream *s, const kernel_io *io,
                           bool source, size_t pos, size_t n, size_t *vi,
-                          bool *full, kernel_io *at)
+                          size_t *held, kernel_io *at)
 {
     if (source) {
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
             vi[i] = s->order[pos + (i < n ? i : n - 1)];
         *at = *io;
-        *full = false;
+        *held = 0;
         return;
     }
-    if (n < KERNEL_BLOCK || !*full) {
+    if (n != *held) {
         kernel_block_indices(vi, n);
-        *full = n == KERNEL_BLOCK;
+        *held = n;
     }
     kernel_io_at(io, pos, at);
 }
@@ -253,7 +254,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
      * attributes moved to each block (kernel_io_at); source order gathers
      * through the stream's order. */
     const bool source = job->order == VS_STREAM_ORDER_SOURCE;
-    bool full = false; /* sc.vi holds a full block's relative indices */
+    size_t held = 0; /* sc.vi holds the relative indices of a block of
+                        this many vertices (0: none) */
     for (uint32_t k = 0; k <= s->max_k && job->vertex_count; ++k) {
         /* The group's chunks first, [lo, tail) of it in this range. */
         const size_t tail = skin_stream_tail_start(s, k);
@@ -284,7 +286,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                 n = whole;
                 kernel_io_at(&io, pos, &at);
             } else {
-                block_indices(s, &io, source, pos, n, sc.vi, &full, &at);
+                block_indices(s, &io, source, pos, n, sc.vi, &held, &at);
             }
             ops->transform_chunks(&at, sc.vi, n, k, &chunks, lane0);
             pos += n;
@@ -296,10 +298,14 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
         const bool keep = k == 0 && !s->raw;
         const kernel_stream_src src = {s->joints, s->weights, s->u8_joints,
                                        s->unorm16, palette};
-        for (size_t pos = lo; pos < hi; pos += KERNEL_BLOCK) {
-            const size_t n = hi - pos < KERNEL_BLOCK ? hi - pos : KERNEL_BLOCK;
+        /* Blended blocks of KERNEL_JOB_BLOCK, as in the plain job (kernel.h
+         * says why). */
+        const size_t step = k >= 2 && k <= KERNEL_MAX_STAGED ? KERNEL_JOB_BLOCK
+                                                             : KERNEL_BLOCK;
+        for (size_t pos = lo; pos < hi; pos += step) {
+            const size_t n = hi - pos < step ? hi - pos : step;
             kernel_io at;
-            block_indices(s, &io, source, pos, n, sc.vi, &full, &at);
+            block_indices(s, &io, source, pos, n, sc.vi, &held, &at);
             const size_t slot = pos - tail;
             const size_t at0 = s->group_data[k] + slot * k;
             if (keep) {

@@ -338,9 +338,9 @@ static void NAME(blend)(size_t n, unsigned k, const float *const *jm,
         const WT *weights = (const WT *)src->weights + at0;                    \
         float w[KERNEL_BLOCK * KERNEL_MAX_STAGED];                             \
         uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];                        \
-        if (n == KERNEL_BLOCK) {                                               \
+        if (n == KERNEL_JOB_BLOCK) {                                           \
             NAME(stream_decode_##suffix)                                       \
-            (joints, weights, KERNEL_BLOCK * k, w, off);                       \
+            (joints, weights, KERNEL_JOB_BLOCK * k, w, off);                   \
         } else {                                                               \
             NAME(stream_decode_##suffix)(joints, weights, n * k, w, off);      \
         }                                                                      \
