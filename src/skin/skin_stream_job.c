@@ -300,8 +300,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                                        s->unorm16, palette};
         /* Blended blocks of KERNEL_JOB_BLOCK, as in the plain job (kernel.h
          * says why). */
-        const size_t step = k >= 2 && k <= KERNEL_MAX_STAGED ? KERNEL_JOB_BLOCK
-                                                             : KERNEL_BLOCK;
+        const size_t step =
+            k >= 2 && k <= KERNEL_MAX_STAGED ? KERNEL_JOB_BLOCK : KERNEL_BLOCK;
         for (size_t pos = lo; pos < hi; pos += step) {
             const size_t n = hi - pos < step ? hi - pos : step;
             kernel_io at;

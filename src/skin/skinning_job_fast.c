@@ -115,8 +115,8 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
      * why); one influence with normalised weights (pointed, no blend) and
      * the staged path take whole blocks. */
     const bool pointed = inf == 1 && !small.raw;
-    const size_t step = pointed || inf > KERNEL_MAX_STAGED ? KERNEL_BLOCK
-                                                           : KERNEL_JOB_BLOCK;
+    const size_t step =
+        pointed || inf > KERNEL_MAX_STAGED ? KERNEL_BLOCK : KERNEL_JOB_BLOCK;
     kernel_block_indices(s.vi, step);
     for (size_t base = 0; base < job->vertex_count; base += step) {
         const size_t left = job->vertex_count - base;

@@ -44,12 +44,15 @@ enum {
 /* Vertices per block: a multiple of the widest kernel's 16 lanes, and large
  * enough that the per-block work (the plain job's checks of a block's
  * indices and weights, calls, dispatch) is spread thin (docs/design/rejected.md
- * has the block sizes tried), while the scratch stays in L1. */
-#define KERNEL_BLOCK 64
+ * has the block sizes tried), while the scratch stays in L1. Where the
+ * plain job and the stream blend 2 or more influences, KERNEL_JOB_BLOCK
+ * instead. */
+#define KERNEL_BLOCK 128
 #define KERNEL_MAX_STAGED 8 /* influences staged per blend call */
-/* Vertices per block of the plain job where kernel_ops.blend_job blends
- * (2 to KERNEL_MAX_STAGED influences, or one with raw weights): three
- * quarters of a KERNEL_BLOCK, a multiple of the widest kernel's 16 lanes.
+/* Vertices per block where the plain job (kernel_ops.blend_job) and the
+ * stream's per-vertex path blend (2 to KERNEL_MAX_STAGED
+ * influences; in the plain job also one with raw weights): a multiple of
+ * the widest kernel's 16 lanes.
  * The blend pass reads only the joints and weights, the transform pass only
  * the vertices; out of the caches (a million vertices), shorter turns
  * between the two keep both streams' loads going, where whole blocks left
@@ -61,7 +64,7 @@ enum {
 
 /* Where a parallel job's vertex ranges start: a common multiple of both
  * block sizes, so that a range's blocks are exactly the serial run's. */
-#define KERNEL_RANGE_ALIGN 192
+#define KERNEL_RANGE_ALIGN 384
 _Static_assert(KERNEL_RANGE_ALIGN % KERNEL_BLOCK == 0 &&
                    KERNEL_RANGE_ALIGN % KERNEL_JOB_BLOCK == 0,
                "parallel ranges must start on every block size");
@@ -277,14 +280,15 @@ typedef struct kernel_ops {
                          size_t at0, float *mat);
     /* Blends vertices [base, base + n) of a plain job, normalising weights
      * by the reference's rule; n is at most KERNEL_JOB_BLOCK, or
-     * KERNEL_BLOCK for one influence with normalised weights. Returns KERNEL_BLENDED (matrices in mat),
-     * KERNEL_POINTED (one influence, whose normalised weight is 1: mp[i]
-     * points at vertex i's palette matrix, nothing copied; mp[n..) repeat
-     * mp[n - 1]) or KERNEL_BAD_INDEX (a joint index out of range; nothing
-     * outside the palette is read). Where some vertex is unskinned (its
-     * weights sum to 0, less, or not a finite number), the result has
-     * KERNEL_UNSKINNED too and idw[i] (i < n) is 1 for those vertices and
-     * 0 for the others; otherwise idw is not written. */
+     * KERNEL_BLOCK for one influence with normalised weights. Returns
+     * KERNEL_BLENDED (matrices in mat), KERNEL_POINTED (one influence, whose
+     * normalised weight is 1: mp[i] points at vertex i's palette matrix,
+     * nothing copied; mp[n..) repeat mp[n - 1]) or KERNEL_BAD_INDEX (a
+     * joint index out of range; nothing outside the palette is read). Where
+     * some vertex is unskinned (its weights sum to 0, less, or not a finite
+     * number), the result has KERNEL_UNSKINNED too and idw[i] (i < n) is 1
+     * for those vertices and 0 for the others; otherwise idw is not
+     * written. */
     int (*blend_job)(const kernel_job_src *src, size_t base, size_t n,
                      float *mat, const float **mp, float *idw);
     /* Blends and transforms n vertices of a stream group's chunks of k

@@ -629,10 +629,9 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
                                    (const unsigned char *)src->palette, mp,
                                    idw);
     const bool full = n == KERNEL_JOB_BLOCK;
-    if (!(full
-              ? NAME(job_indices_ok)(joints, KERNEL_JOB_BLOCK * k,
-                                       src->joint_count)
-              : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
+    if (!(full ? NAME(job_indices_ok)(joints, KERNEL_JOB_BLOCK * k,
+                                      src->joint_count)
+               : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
         return KERNEL_BAD_INDEX;
     uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     if (full)
