@@ -233,7 +233,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
     kernel_io_normals(&io, job->flags);
     const bool streaming = kernel_io_streaming(&io, job->flags);
     kernel_scratch sc;
-    memset(&sc, 0, sizeof sc);
+    kernel_scratch_clear(&sc);
     kernel_palette_copy copy;
     const float *palette = kernel_aligned_palette(
         job->joint_matrices, s->joint_count, job->vertex_count, &copy);
@@ -315,8 +315,8 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                 continue;
             }
             if (k == 0) {
-                /* Raw weights only (keep above): sc.idw stays 0 from the
-                 * memset, so the matrix is zero. */
+                /* Raw weights only (keep above): sc.idw stays 0 from
+                 * kernel_scratch_clear, so the matrix is zero. */
                 ops->blend(n, 0, sc.jm, sc.w, sc.idw, sc.mat, 0);
             } else if (k == 1 && weights_are_one(s, at0, n)) {
                 /* One influence of weight exactly 1 (what normalisation

@@ -97,7 +97,7 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
         job->joints_stride ? job->joints_stride : inf * sizeof(uint16_t),
         job->weights_stride ? job->weights_stride : inf * sizeof(float)};
     kernel_scratch s;
-    memset(&s, 0, sizeof s);
+    kernel_scratch_clear(&s);
     kernel_kept kept; /* written before it is read, in blocks that need it */
     double scale[KERNEL_BLOCK];
     const kernel_job_src small = {src.joints,

@@ -423,6 +423,17 @@ typedef struct kernel_scratch {
     const float *mp[KERNEL_BLOCK];
 } kernel_scratch;
 
+/* Zeroes what of the scratch is read before a block writes it: the
+ * matrices (a short last block's padding lanes read some; any values will
+ * do, zero keeps them defined) and the identity weights (a zero-influence
+ * block of raw weights reads them). Everything else is written before it is
+ * read, and zeroing all of it per call weighed on small jobs. */
+static inline void kernel_scratch_clear(kernel_scratch *s)
+{
+    memset(s->mat, 0, sizeof s->mat);
+    memset(s->idw, 0, sizeof s->idw);
+}
+
 /* Four floats / int32 lanes as GCC and Clang vector extensions: plain
  * arithmetic and comparisons (-1 / 0 lanes) that each kernel's compiler
  * maps onto its own ISA (16 bytes: SSE2 has no wider registers, and a
