@@ -161,15 +161,16 @@ typedef struct skin_cell {
     atomic_bool failed; /* written by any worker */
 } skin_cell;
 
-/* Each thread skins a contiguous slice, cut at multiples of 384 vertices (a
- * multiple of every block size the kernels use, as the library's parallel
- * jobs cut theirs) so SIMD blocks and cache lines do not straddle
- * threads. */
+/* Each thread skins a contiguous slice, cut at multiples of SLICE_ALIGN
+ * vertices (a multiple of every block size the kernels use, as the
+ * library's parallel jobs cut theirs) so SIMD blocks and cache lines do not
+ * straddle threads. */
+enum { SLICE_ALIGN = 384 };
 static void slice(size_t n, int index, int count, size_t *lo, size_t *hi)
 {
-    size_t blocks = (n + 383) / 384;
-    *lo = blocks * (size_t)index / (size_t)count * 384;
-    *hi = blocks * (size_t)(index + 1) / (size_t)count * 384;
+    size_t blocks = (n + SLICE_ALIGN - 1) / SLICE_ALIGN;
+    *lo = blocks * (size_t)index / (size_t)count * SLICE_ALIGN;
+    *hi = blocks * (size_t)(index + 1) / (size_t)count * SLICE_ALIGN;
     if (*lo > n) *lo = n;
     if (*hi > n) *hi = n;
 }

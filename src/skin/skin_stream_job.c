@@ -171,8 +171,8 @@ static void point_block(const vs_skin_stream *s, const float *palette,
 /* The attribute indices of stream positions [pos, pos + n): the stream's
  * order (source order, *at = io), or relative ones with *at moved to pos
  * (stream order; written only when vi does not already hold them for a
- * block of n, *held says for how many it does, 0 for none: 64 stores per
- * block were about a tenth of a one-influence job). vi[n..KERNEL_BLOCK)
+ * block of n, *held says for how many it does, 0 for none: a block's
+ * stores were about a tenth of a one-influence job). vi[n..KERNEL_BLOCK)
  * repeat vi[n - 1]. */
 static void block_indices(const vs_skin_stream *s, const kernel_io *io,
                           bool source, size_t pos, size_t n, size_t *vi,
