@@ -2,7 +2,9 @@
 /* Sampling plans of the clips (asset/clip_plans.h). */
 #include "asset/clip_plans.h"
 
+#include <cglm/quat.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "asset/asset_internal.h"
 #include "asset/time_groups.h"
@@ -84,7 +86,8 @@ static bool group_ops(vs_asset *asset, const time_groups *tg, plan_op *ops,
             const uint32_t tgi = ops[i].group;
             if (per_group[tgi] & PLACED) continue; /* run already given */
             g[made++] = (plan_group){tgi,  base + placed, per_group[tgi],
-                                     NULL, NULL,          NULL};
+                                     NULL, NULL,          NULL,
+                                     NULL};
             const uint32_t size = per_group[tgi];
             per_group[tgi] = PLACED | placed;
             placed += size;
@@ -115,6 +118,29 @@ static bool copy_lerp_keys(vs_asset *asset, const plan_op *ops, plan_group *g,
                 v[3 * ((size_t)k * g->count + i) + e] =
                     ops[g->first + i].sampler->values[3 * (size_t)k + e];
     g->keys = v;
+    return true;
+}
+
+/* Each key of a group of slerps as sampling gives it on that key
+ * (plan_group.at_key): anim_sample_key copies the key and normalises it
+ * with cglm's glm_quat_normalize (which writes the identity for a
+ * zero-length key), so the same call here gives the same floats. */
+static bool slerp_keys_at_key(vs_asset *asset, const plan_op *ops,
+                              plan_group *g, bool *refused)
+{
+    const uint32_t keys = ops[g->first].sampler->key_count;
+    float *v = asset_calloc_optional(asset, 4 * (size_t)keys * g->count,
+                                     sizeof *v, refused);
+    if (!v) return false;
+    for (uint32_t k = 0; k < keys; ++k)
+        for (uint32_t i = 0; i < g->count; ++i) {
+            versor q;
+            memcpy(q, ops[g->first + i].sampler->values + 4 * (size_t)k,
+                   sizeof q);
+            glm_quat_normalize(q);
+            memcpy(v + 4 * ((size_t)k * g->count + i), q, sizeof q);
+        }
+    g->at_key = v;
     return true;
 }
 
@@ -191,7 +217,8 @@ static bool plan_clip(vs_asset *asset, const vs_clip *clip,
     for (uint32_t i = 0; i < lerp_groups; ++i)
         if (!copy_lerp_keys(asset, ops, &lerps[i], refused)) return false;
     for (uint32_t i = 0; i < slerp_groups; ++i)
-        if (!prepare_slerp_blocks(asset, ops, &slerps[i], refused))
+        if (!prepare_slerp_blocks(asset, ops, &slerps[i], refused) ||
+            !slerp_keys_at_key(asset, ops, &slerps[i], refused))
             return false;
     bool clears_matrix = false;
     for (uint32_t i = 0; i < count[0] + count[1]; ++i)

@@ -48,6 +48,13 @@ typedef struct plan_group {
      * node of ops[first + i] at nodes[i]. */
     const rotation_block *blocks;
     const uint32_t *nodes;
+    /* Slerps: what sampling ops[first + i] gives at a time with no
+     * fraction (on key k, before the first key or after the last: key k
+     * itself, normalised as anim_sample_key normalises it) at
+     * at_key[4 * (k * count + i)]. Sampling at the keys' own times is
+     * common (a clip played at its key rate, or at a multiple of it), and
+     * there a copy replaces a normalisation per channel. */
+    const float *at_key;
 } plan_group;
 
 typedef struct clip_plan {

@@ -357,18 +357,21 @@ static inline void lerp3(const float *a, const float *b, float u, float *out)
 #endif
 }
 
-/* A group of the plan whose sample is a key's own value (no fraction:
- * before the first key, after the last, times not increasing): each of its
- * channels through anim_sample_key. False, doing nothing, when the group
- * has a fraction. */
+/* A group of the plan whose sample is a key's own value (no fraction: on
+ * a key, before the first, after the last, times not increasing): each of
+ * its channels gets what anim_sample_key gives there, copied from the
+ * plan (the lerps' keys, the slerps' normalised keys). False, doing
+ * nothing, when the group has a fraction. */
 static bool sample_group_at_key(vs_pose *pose, const clip_plan *plan,
-                                const plan_group *g, float t, bool rotation)
+                                const plan_group *g, bool rotation)
 {
     if (pose->group_has_u[g->group]) return false;
     const plan_op *op = plan->ops + g->first;
-    for (uint32_t i = 0; i < g->count; ++i, ++op)
-        anim_sample_key(op->sampler, pose->group_key[g->group], t, rotation,
-                        channel_target(pose, op->node, op->path));
+    const size_t at = (size_t)pose->group_key[g->group] * g->count;
+    const float *v = rotation ? g->at_key + 4 * at : g->keys + 3 * at;
+    const size_t size = (rotation ? 4 : 3) * sizeof *v;
+    for (uint32_t i = 0; i < g->count; ++i, ++op, v += rotation ? 4 : 3)
+        memcpy(channel_target(pose, op->node, op->path), v, size);
     return true;
 }
 
@@ -381,7 +384,7 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
 {
     for (uint32_t l = 0; l < plan->lerp_group_count; ++l) {
         const plan_group *lg = &plan->lerps[l];
-        if (sample_group_at_key(pose, plan, lg, t, false)) continue;
+        if (sample_group_at_key(pose, plan, lg, false)) continue;
         const plan_op *op = plan->ops + lg->first;
         const uint32_t key = pose->group_key[lg->group];
         /* Keys k and k + 1 of every lerp of the group, side by side. */
@@ -401,7 +404,7 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
     }
     for (uint32_t l = 0; l < plan->slerp_group_count; ++l) {
         const plan_group *sg = &plan->slerps[l];
-        if (sample_group_at_key(pose, plan, sg, t, true)) continue;
+        if (sample_group_at_key(pose, plan, sg, true)) continue;
         const uint32_t key = pose->group_key[sg->group];
         if (plan->clears_matrix)
             for (uint32_t i = 0; i < sg->count; ++i)

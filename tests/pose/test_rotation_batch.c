@@ -4,7 +4,8 @@
  * batched slerp (blocks of eight lanes, SSE2 and AVX2 forms) against anim_slerp
  * on random, non-unit, opposite, wide-angle and zero-length keys, and whole
  * clips sampled through a pose against anim_sample channel by channel, samplers
- * that share key times (searched once per group) included. */
+ * that share key times (searched once per group) included, and bit for bit
+ * on the keys' own times. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -470,6 +471,61 @@ static void assets_without_room_for_plans_still_pose_right(void)
     vs_asset_free(full);
 }
 
+/* Sampled on a key's own time, before the first key or after the last, a
+ * planned clip gives exactly what the scalar sampler does: the key itself,
+ * rotations normalised as anim_sample normalises them (a key of length 2,
+ * a zero-length one that becomes the identity, signed zeros kept). */
+static void samples_on_keys_are_the_keys_bit_for_bit(void)
+{
+    vs_asset *a = fx_asset(2);
+    const float *times = fx_floats(a, 3, 0.0, 1.0, 2.0);
+    const float *turns =
+        fx_floats(a, 12, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.3, -0.0,
+                  0.4, 0.8660254);
+    const float *moves = fx_floats(a, 9, -0.0, 1.0, 2.0, 0.1, -0.0, 0.3,
+                                   1e-30, -3.0, 0.7);
+    const float *spins = fx_floats(a, 12, 0.1, 0.2, 0.3, 0.9, 0.0, 1.0, 0.0,
+                                   0.0, -0.5, 0.5, -0.5, 0.5);
+    vs_anim_sampler s[3] = {{VS_INTERP_LINEAR, 3, times, 4, turns},
+                            {VS_INTERP_LINEAR, 3, times, 3, moves},
+                            {VS_INTERP_LINEAR, 3, times, 4, spins}};
+    uint32_t nodes[3] = {0, 0, 1};
+    vs_anim_path paths[3] = {VS_PATH_ROTATION, VS_PATH_TRANSLATION,
+                             VS_PATH_ROTATION};
+    fx_clip(a, 3, nodes, paths, s);
+    fx_finalize(a);
+    CHECK(clip_plan_for(a, 0) != NULL);
+    vs_pose *pose = NULL;
+    CHECK(vs_pose_create(a, &pose, NULL) == VS_OK);
+    const float on_keys[] = {-1.0f, 0.0f, 1.0f, 2.0f, 3.0f, 1.0f, 0.0f};
+    for (size_t i = 0; i < sizeof on_keys / sizeof *on_keys; ++i)
+        CHECK_MSG(sampled_vs_scalar(pose, a, 0, on_keys[i]) == 0.0,
+                  "on key time %g", (double)on_keys[i]);
+    vs_pose_free(pose);
+    vs_asset_free(a);
+
+    /* CesiumMan's samplers share one time array: every key time. */
+    vs_asset *cm = NULL;
+    vs_error err;
+    CHECK_MSG(vs_asset_load_file(VS_TEST_DATA "/gltf2/CesiumMan.gltf", NULL,
+                                 &cm, &err) == VS_OK,
+              "%s", err.message);
+    if (!cm) return;
+    CHECK(clip_plan_for(cm, 0) != NULL);
+    CHECK(vs_pose_create(cm, &pose, NULL) == VS_OK);
+    const vs_anim_sampler *first = &cm->clips[0].samplers[0];
+    uint32_t exact = 0;
+    for (uint32_t k = 0; k < first->key_count; ++k)
+        exact += sampled_vs_scalar(pose, cm, 0, first->times[k]) == 0.0;
+    CHECK_MSG(exact == first->key_count, "%u of %u key times exact", exact,
+              first->key_count);
+    CHECK(sampled_vs_scalar(pose, cm, 0, first->times[0] - 1.0f) == 0.0);
+    CHECK(sampled_vs_scalar(
+              pose, cm, 0, first->times[first->key_count - 1] + 1.0f) == 0.0);
+    vs_pose_free(pose);
+    vs_asset_free(cm);
+}
+
 /* A broken clip that rotates one node twice: the later channel wins, as in
  * the plain path, even though the first one is LINEAR (batchable). */
 static void later_rotation_channel_still_wins(void)
@@ -506,5 +562,6 @@ int main(void)
     RUN(clips_are_planned_unless_a_target_repeats);
     RUN(assets_without_room_for_plans_still_pose_right);
     RUN(later_rotation_channel_still_wins);
+    RUN(samples_on_keys_are_the_keys_bit_for_bit);
     return test_summary();
 }
