@@ -134,7 +134,12 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
                 return skinning_job_reference_from(job, base, error);
             if (r & KERNEL_UNSKINNED)
                 kernel_keep_inputs(io, s.vi, n, s.idw, &kept);
-            if (KERNEL_RESULT(r) == KERNEL_POINTED)
+            if (KERNEL_RESULT(r) == KERNEL_JOINTS)
+                ops->transform_joints(
+                    io, s.vi, n, small.palette,
+                    (const uint16_t *)(const void *)(src.joints +
+                                                     base * src.joints_step));
+            else if (KERNEL_RESULT(r) == KERNEL_POINTED)
                 ops->transform_pointed(io, s.vi, n, s.mp);
             else
                 ops->transform(io, s.vi, n, s.mat);

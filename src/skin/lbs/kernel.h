@@ -251,7 +251,7 @@ kernel_chunk_fetch(const kernel_chunk_src *src, const float *palette, size_t c,
     return w;
 }
 
-enum { KERNEL_BAD_INDEX, KERNEL_BLENDED, KERNEL_POINTED };
+enum { KERNEL_BAD_INDEX, KERNEL_BLENDED, KERNEL_POINTED, KERNEL_JOINTS };
 /* Or'ed into KERNEL_BLENDED / KERNEL_POINTED: the block has an unskinned
  * vertex, marked by idw[i] = 1 (kernel_keep_inputs). */
 #define KERNEL_UNSKINNED 4
@@ -273,6 +273,11 @@ typedef struct kernel_ops {
      * stays as compact as it was (one function for both was slower). */
     void (*transform_pointed)(const kernel_io *io, const size_t *vi, size_t n,
                               const float *const *mp);
+    /* The same with vertex i's matrix at palette + 16 * joints[i], for a
+     * whole block (n = KERNEL_BLOCK): what blend_job's KERNEL_JOINTS asks
+     * for. */
+    void (*transform_joints)(const kernel_io *io, const size_t *vi, size_t n,
+                             const float *palette, const uint16_t *joints);
     /* mat[i] = sum_j w * J for n vertices of a stream group with k
      * (1..KERNEL_MAX_STAGED) influences each, without staging (a group of
      * k >= 1 influences has no identity term). */
@@ -283,7 +288,10 @@ typedef struct kernel_ops {
      * KERNEL_BLOCK for one influence with normalised weights. Returns
      * KERNEL_BLENDED (matrices in mat), KERNEL_POINTED (one influence, whose
      * normalised weight is 1: mp[i] points at vertex i's palette matrix,
-     * nothing copied; mp[n..) repeat mp[n - 1]) or KERNEL_BAD_INDEX (a
+     * nothing copied; mp[n..) repeat mp[n - 1]), KERNEL_JOINTS (the same
+     * for a whole block whose joints are the caller's packed u16 array and
+     * whose vertices are all skinned: mp is not written, the transform reads
+     * the joints itself, transform_joints) or KERNEL_BAD_INDEX (a
      * joint index out of range; nothing outside the palette is read). Where
      * some vertex is unskinned (its weights sum to 0, less, or not a finite
      * number), the result has KERNEL_UNSKINNED too and idw[i] (i < n) is 1
@@ -329,6 +337,9 @@ void kernel_avx2_wide_transform(const kernel_io *io, const size_t *vi, size_t n,
                                 const float *mat);
 void kernel_avx2_wide_transform_pointed(const kernel_io *io, const size_t *vi,
                                         size_t n, const float *const *mp);
+void kernel_avx2_wide_transform_joints(const kernel_io *io, const size_t *vi,
+                                       size_t n, const float *palette,
+                                       const uint16_t *joints);
 int kernel_avx2_wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
                                float *mat, const float **mp, float *idw);
 /* kernel_ops_avx2() with the _wide build's transforms, chunks and
@@ -441,18 +452,31 @@ static inline void kernel_scratch_clear(kernel_scratch *s)
 typedef float kernel_v4f __attribute__((vector_size(16)));
 typedef int32_t kernel_v4i __attribute__((vector_size(16)));
 
-/* Where a kernel's load_mat finds vertex i's matrix: mp[i] when pointed,
- * else mat + 16 * i. Inlined with pointed a constant, the contiguous loads
- * keep one base register and constant offsets. */
+/* Where a kernel's load_mat finds vertex i's matrix (how, a constant once
+ * inlined, so the contiguous loads keep one base register and constant
+ * offsets): */
+enum {
+    MATS_BLOCK,   /* mat + 16 * i */
+    MATS_POINTED, /* mp[i] */
+    /* palette + 16 * joints[i]: one influence whose weights all normalise
+     * to 1, read straight from the caller's joints; writing each vertex's
+     * pointer first and reading it back weighs on a job that does little
+     * else per vertex (positions alone, most of all). */
+    MATS_JOINTS
+};
 typedef struct kernel_mats {
     const float *mat;
     const float *const *mp;
+    const float *palette;
+    const uint16_t *joints;
 } kernel_mats;
 
 static inline __attribute__((always_inline)) const float *
-kernel_mat_at(kernel_mats m, const bool pointed, int i)
+kernel_mat_at(kernel_mats m, const int how, int i)
 {
-    return pointed ? m.mp[i] : m.mat + i * 16;
+    return how == MATS_POINTED  ? m.mp[i]
+           : how == MATS_JOINTS ? m.palette + 16 * (size_t)m.joints[i]
+                                : m.mat + i * 16;
 }
 
 /* A 4x4 of zeros: what a zero-weight influence points at, so that it adds

@@ -39,18 +39,18 @@ KERNEL_INLINE __m256 load_pair(const float *lo, const float *hi)
  * loaded as vertex i paired with vertex i + 4 and transposed inside the
  * 128-bit lanes: 7 shuffles per column (row 3 is never formed), where
  * transposing whole matrices and permuting lanes took 11. */
-KERNEL_INLINE void load_mat(kernel_mats mats, const bool pointed, __m256 m[12])
+KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m256 m[12])
 {
     KERNEL_UNROLL
     for (int c = 0; c < 4; ++c) {
-        const __m256 a = load_pair(kernel_mat_at(mats, pointed, 0) + 4 * c,
-                                   kernel_mat_at(mats, pointed, 4) + 4 * c);
-        const __m256 b = load_pair(kernel_mat_at(mats, pointed, 1) + 4 * c,
-                                   kernel_mat_at(mats, pointed, 5) + 4 * c);
-        const __m256 d = load_pair(kernel_mat_at(mats, pointed, 2) + 4 * c,
-                                   kernel_mat_at(mats, pointed, 6) + 4 * c);
-        const __m256 e = load_pair(kernel_mat_at(mats, pointed, 3) + 4 * c,
-                                   kernel_mat_at(mats, pointed, 7) + 4 * c);
+        const __m256 a = load_pair(kernel_mat_at(mats, how, 0) + 4 * c,
+                                   kernel_mat_at(mats, how, 4) + 4 * c);
+        const __m256 b = load_pair(kernel_mat_at(mats, how, 1) + 4 * c,
+                                   kernel_mat_at(mats, how, 5) + 4 * c);
+        const __m256 d = load_pair(kernel_mat_at(mats, how, 2) + 4 * c,
+                                   kernel_mat_at(mats, how, 6) + 4 * c);
+        const __m256 e = load_pair(kernel_mat_at(mats, how, 3) + 4 * c,
+                                   kernel_mat_at(mats, how, 7) + 4 * c);
         const __m256 t0 = _mm256_unpacklo_ps(a, b),
                      t1 = _mm256_unpackhi_ps(a, b);
         const __m256 t2 = _mm256_unpacklo_ps(d, e),

@@ -58,6 +58,13 @@ void kernel_avx2_wide_transform_pointed(const kernel_io *io, const size_t *vi,
     avx2w_transform_pointed(io, vi, n, mp);
 }
 
+void kernel_avx2_wide_transform_joints(const kernel_io *io, const size_t *vi,
+                                       size_t n, const float *palette,
+                                       const uint16_t *joints)
+{
+    avx2w_transform_joints(io, vi, n, palette, joints);
+}
+
 int kernel_avx2_wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
                                float *mat, const float **mp, float *idw)
 {

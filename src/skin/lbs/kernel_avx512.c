@@ -45,15 +45,15 @@
         x, _mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),           \
         _mm512_setzero_ps(), x)
 
-KERNEL_INLINE void load_mat(kernel_mats mats, const bool pointed, __m512 m[12])
+KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m512 m[12])
 {
     /* t[g][r]: lane c = column c, row r, of vertices 4g..4g+3. */
     __m512 t[4][4];
     for (int g = 0; g < 4; ++g) {
-        __m512 a = _mm512_loadu_ps(kernel_mat_at(mats, pointed, 4 * g + 0));
-        __m512 b = _mm512_loadu_ps(kernel_mat_at(mats, pointed, 4 * g + 1));
-        __m512 c = _mm512_loadu_ps(kernel_mat_at(mats, pointed, 4 * g + 2));
-        __m512 d = _mm512_loadu_ps(kernel_mat_at(mats, pointed, 4 * g + 3));
+        __m512 a = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 0));
+        __m512 b = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 1));
+        __m512 c = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 2));
+        __m512 d = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 3));
         __m512 t0 = _mm512_unpacklo_ps(a, b), t1 = _mm512_unpackhi_ps(a, b);
         __m512 t2 = _mm512_unpacklo_ps(c, d), t3 = _mm512_unpackhi_ps(c, d);
         t[g][0] = _mm512_shuffle_ps(t0, t2, 0x44);
@@ -147,7 +147,8 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
 #define AVX512_OPS(chunks)                                                     \
     {                                                                          \
         16, avx512_blend, avx512_transform, avx512_transform_pointed,          \
-            avx512_blend_stream, avx512_blend_job, chunks                      \
+            avx512_transform_joints, avx512_blend_stream, avx512_blend_job,    \
+            chunks                                                             \
     }
 
 const kernel_ops *kernel_ops_avx512(void)

@@ -57,12 +57,12 @@ KERNEL_INLINE pv pv_inv_sqrt(pv a)
 #define VKEEP_IF_UNIT(x, len2) pv_keep_if_unit(x, len2)
 #define VNEG_IF_NEG(x, det) pv_neg_if_neg(x, det)
 
-KERNEL_INLINE void load_mat(kernel_mats mats, const bool pointed, pv m[12])
+KERNEL_INLINE void load_mat(kernel_mats mats, const int how, pv m[12])
 {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 3; ++r)
             for (int i = 0; i < 4; ++i)
-                m[c * 3 + r].v[i] = kernel_mat_at(mats, pointed, i)[c * 4 + r];
+                m[c * 3 + r].v[i] = kernel_mat_at(mats, how, i)[c * 4 + r];
 }
 
 KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
@@ -149,6 +149,7 @@ const kernel_ops *kernel_ops_portable(void)
                                    portable_blend,
                                    portable_transform,
                                    portable_transform_pointed,
+                                   portable_transform_joints,
                                    portable_blend_stream,
                                    portable_blend_job,
                                    portable_transform_chunks};

@@ -8,8 +8,8 @@
  *                          correctly rounded (square root, then divide)
  *   VKEEP_IF_UNIT(x, len2) x where FLT_MIN <= len2 <= FLT_MAX, else 0
  *   VNEG_IF_NEG(x, det)    -x where det < 0, else x
- *   load_mat(mats, pointed, m)  m[c * 3 + r] = row r of column c of the
- *                          4x4 at kernel_mat_at(mats, pointed, lane), lanes
+ *   load_mat(mats, how, m) m[c * 3 + r] = row r of column c of the
+ *                          4x4 at kernel_mat_at(mats, how, lane), lanes
  *                          = vertices
  *   load3(attr, vi, n, x, y, z) / store3(attr, vi, n, x, y, z)
  *   VSET1(x)               x in every lane
@@ -239,24 +239,26 @@ NAME(xform_m)(const kernel_io *io, const size_t *vi, size_t n, const V m[12],
         break;                                                                 \
     }
 
-/* Steps of W vertices, each vertex's matrix at mat + 16 * i (or through
- * mp[i] when pointed), software-pipelined as the stream's packed chunks
- * are (chunks_packed): step b's normals and tangents are finished while
- * step b + W is transformed. */
+/* Steps of W vertices, vertex i's matrix where kernel_mat_at(mats, how,
+ * i) finds it, software-pipelined as the stream's packed chunks are
+ * (chunks_packed): step b's normals and tangents are finished while step
+ * b + W is transformed. */
 static inline __attribute__((always_inline)) void
 NAME(transform_steps)(const kernel_io *io, const size_t *vi, size_t n,
-                      const float *mat, const float *const *mp,
-                      const bool pointed, const unsigned attrs)
+                      const kernel_mats mats, const int how,
+                      const unsigned attrs)
 {
     NAME(pending) p, next;
     NAME(pending_clear)(&p, attrs);
     size_t pb = 0, pn = 0;
     for (size_t b = 0; b < n; b += W) {
         const size_t bn = n - b < W ? n - b : W;
-        const kernel_mats mats = {pointed ? NULL : mat + b * 16,
-                                  pointed ? mp + b : NULL};
+        const kernel_mats step = {
+            how == MATS_BLOCK ? mats.mat + b * 16 : NULL,
+            how == MATS_POINTED ? mats.mp + b : NULL, mats.palette,
+            how == MATS_JOINTS ? mats.joints + b : NULL};
         V m[12];
-        load_mat(mats, pointed, m);
+        load_mat(step, how, m);
         NAME(xform_front)(io, vi + b, bn, m, attrs, &next);
         if (b) NAME(xform_back)(io, vi + pb, pn, &p, attrs);
         NAME(pending_move)(&p, &next, attrs);
@@ -269,7 +271,8 @@ NAME(transform_steps)(const kernel_io *io, const size_t *vi, size_t n,
 static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
                             const float *mat)
 {
-#define NAME_CALL(a) NAME(transform_steps)(io, vi, n, mat, NULL, false, a)
+    const kernel_mats mats = {mat, NULL, NULL, NULL};
+#define NAME_CALL(a) NAME(transform_steps)(io, vi, n, mats, MATS_BLOCK, a)
     NAME_BY_ATTRS(NAME_CALL)
 #undef NAME_CALL
 }
@@ -278,7 +281,20 @@ static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
 static void NAME(transform_pointed)(const kernel_io *io, const size_t *vi,
                                     size_t n, const float *const *mp)
 {
-#define NAME_CALL(a) NAME(transform_steps)(io, vi, n, NULL, mp, true, a)
+    const kernel_mats mats = {NULL, mp, NULL, NULL};
+#define NAME_CALL(a) NAME(transform_steps)(io, vi, n, mats, MATS_POINTED, a)
+    NAME_BY_ATTRS(NAME_CALL)
+#undef NAME_CALL
+}
+
+/* Each vertex's joint's matrix in the palette (kernel_ops.transform_joints):
+ * a whole block, so no lane reads past the caller's joints. */
+static void NAME(transform_joints)(const kernel_io *io, const size_t *vi,
+                                   size_t n, const float *palette,
+                                   const uint16_t *joints)
+{
+    const kernel_mats mats = {NULL, NULL, palette, joints};
+#define NAME_CALL(a) NAME(transform_steps)(io, vi, n, mats, MATS_JOINTS, a)
     NAME_BY_ATTRS(NAME_CALL)
 #undef NAME_CALL
 }
@@ -571,11 +587,20 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
 static inline __attribute__((always_inline)) int
 NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
                     uint32_t limit, const unsigned char *palette,
-                    const float **mp, float *idw)
+                    const bool callers_joints, const float **mp, float *idw)
 {
     if (!(n == KERNEL_BLOCK ? NAME(job_indices_ok)(joints, KERNEL_BLOCK, limit)
                             : NAME(job_indices_ok)(joints, n, limit)))
         return KERNEL_BAD_INDEX;
+    /* A whole block of the caller's packed joints, every vertex skinned:
+     * the transform reads the joints itself (MATS_JOINTS), nothing is
+     * written here. */
+    if (callers_joints && n == KERNEL_BLOCK) {
+        unsigned unskinned_any = 0;
+        for (size_t i = 0; i < KERNEL_BLOCK; ++i)
+            unskinned_any |= !((w[i] > 0.0f) & (w[i] <= FLT_MAX));
+        if (!unskinned_any) return KERNEL_JOINTS;
+    }
     const uintptr_t base = (uintptr_t)palette,
                     identity = (uintptr_t)kernel_identity_matrix;
     uint64_t unskinned = 0;
@@ -626,8 +651,8 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
 
     if (k == 1 && !src->raw)
         return NAME(point_job_one)(joints, w, n, src->joint_count,
-                                   (const unsigned char *)src->palette, mp,
-                                   idw);
+                                   (const unsigned char *)src->palette,
+                                   joints != jbuf, mp, idw);
     const bool full = n == KERNEL_JOB_BLOCK;
     if (!(full ? NAME(job_indices_ok)(joints, KERNEL_JOB_BLOCK * k,
                                       src->joint_count)

@@ -36,14 +36,14 @@
     _mm_xor_ps(x, _mm_and_ps(_mm_cmplt_ps(det, _mm_setzero_ps()),              \
                              _mm_set1_ps(-0.0f)))
 
-KERNEL_INLINE void load_mat(kernel_mats mats, const bool pointed, __m128 m[12])
+KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m128 m[12])
 {
     KERNEL_UNROLL
     for (int c = 0; c < 4; ++c) {
-        __m128 a = _mm_loadu_ps(kernel_mat_at(mats, pointed, 0) + c * 4);
-        __m128 b = _mm_loadu_ps(kernel_mat_at(mats, pointed, 1) + c * 4);
-        __m128 d = _mm_loadu_ps(kernel_mat_at(mats, pointed, 2) + c * 4);
-        __m128 e = _mm_loadu_ps(kernel_mat_at(mats, pointed, 3) + c * 4);
+        __m128 a = _mm_loadu_ps(kernel_mat_at(mats, how, 0) + c * 4);
+        __m128 b = _mm_loadu_ps(kernel_mat_at(mats, how, 1) + c * 4);
+        __m128 d = _mm_loadu_ps(kernel_mat_at(mats, how, 2) + c * 4);
+        __m128 e = _mm_loadu_ps(kernel_mat_at(mats, how, 3) + c * 4);
         _MM_TRANSPOSE4_PS(a, b, d, e);
         m[c * 3 + 0] = a;
         m[c * 3 + 1] = b;
@@ -134,6 +134,7 @@ const kernel_ops *kernel_ops_sse2(void)
                                    sse2_blend,
                                    sse2_transform,
                                    sse2_transform_pointed,
+                                   sse2_transform_joints,
                                    sse2_blend_stream,
                                    sse2_blend_job,
                                    sse2_transform_chunks};

@@ -632,6 +632,76 @@ static void strided_influences_give_the_same_results(void)
     free_mesh(&m);
 }
 
+/* One influence whose weights all normalise to 1, over whole blocks of
+ * skinned vertices with packed joints: the kernels read each vertex's
+ * matrix from its joint index directly (no pointer per vertex). Against
+ * the reference with many joints (so a wrong joint shows), every attribute
+ * set and rule, packed and interleaved outputs; with one unskinned vertex
+ * in a block (that block points per vertex instead); and bit for bit the
+ * same floats as the strided joints, which always point per vertex. */
+static void one_influence_whole_blocks_match_the_reference(void)
+{
+    enum { N = 1000, JS = 6 };
+    static const uint32_t joint_counts[] = {64, 1000};
+    static const unsigned attr_sets[] = {0, WITH_NORMALS,
+                                         WITH_NORMALS | WITH_TANGENTS};
+    static const uint32_t flag_sets[] = {0, VS_SKIN_NORMALS_BY_MATRIX,
+                                         VS_SKIN_STREAMING_STORES};
+    float *rpos = malloc((N * 3 + 1) * sizeof(float));
+    float *rnrm = malloc((N * 3 + 1) * sizeof(float));
+    float *rtan = malloc((N * 4 + 1) * sizeof(float));
+    for (size_t ji = 0; ji < 2; ++ji)
+        for (int unskinned = 0; unskinned < 2; ++unskinned) {
+            mesh m = make_mesh(N, 1, joint_counts[ji]);
+            for (size_t v = 0; v < N; ++v)
+                m.weights[v] = rng_float(0.01f, 2);
+            if (unskinned) m.weights[3 * 128 + 5] = 0.0f;
+            for (size_t ai = 0; ai < 3; ++ai)
+                for (size_t fi = 0; fi < 3; ++fi) {
+                    run_reference(&m, attr_sets[ai], flag_sets[fi], rpos, rnrm,
+                                  rtan);
+                    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+                        if (!vs_isa_supported(fast_isas[ii])) continue;
+                        for (int il = 0; il < 2; ++il)
+                            CHECK_MSG(run_one(&m, fast_isas[ii], attr_sets[ai],
+                                              flag_sets[fi], il, rpos, rnrm,
+                                              rtan),
+                                      "isa %s, %u joints, unskinned %d, attrs "
+                                      "%u, flags %u, interleaved %d",
+                                      vs_isa_name(fast_isas[ii]),
+                                      m.joint_count, unskinned, attr_sets[ai],
+                                      flag_sets[fi], il);
+                    }
+                }
+            unsigned char *jb = malloc(N * JS + 1);
+            for (size_t v = 0; v < N; ++v)
+                memcpy(jb + 1 + v * JS, m.joints + v, sizeof(uint16_t));
+            float *want = malloc(N * 24), *got = malloc(N * 24);
+            for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+                if (!vs_isa_supported(fast_isas[ii])) continue;
+                vs_skinning_job job = mesh_job(&m, want);
+                job.in_normals = m.nrm;
+                job.out_normals = want + N * 3;
+                job.isa = fast_isas[ii];
+                CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+                job.joints = (const uint16_t *)(const void *)(jb + 1);
+                job.joints_stride = JS;
+                job.out_positions = got;
+                job.out_normals = got + N * 3;
+                CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+                CHECK_MSG(!memcmp(got, want, N * 24), "isa %s, %u joints",
+                          vs_isa_name(fast_isas[ii]), m.joint_count);
+            }
+            free(jb);
+            free(want);
+            free(got);
+            free_mesh(&m);
+        }
+    free(rpos);
+    free(rnrm);
+    free(rtan);
+}
+
 /* VS_ISA_AUTO on a CPU with AVX-512VL runs the AVX2 kernel built with 32
  * registers (transforms, stream chunks, the one-influence blend pass): the
  * same operations as VS_ISA_AVX2's 16-register build, so the same floats,
@@ -686,6 +756,7 @@ int main(void)
     RUN(in_place_matches_the_reference);
     RUN(misaligned_palettes_give_the_same_results);
     RUN(strided_influences_give_the_same_results);
+    RUN(one_influence_whole_blocks_match_the_reference);
     RUN(auto_build_gives_the_avx2_floats);
     return test_summary();
 }
