@@ -10,8 +10,10 @@
 #include "asset/asset_internal.h"
 #include "asset/clip_plans.h"
 #include "asset/time_groups.h"
+#include "pose/world_pass.h"
 #include "base/affine.h"
 #include "base/alloc.h"
+#include "base/cpu_avx2.h"
 #include "base/error.h"
 #include "base/xform.h"
 #include "pose/local_batch.h"
@@ -206,27 +208,13 @@ void vs_pose_update_world(vs_pose *pose)
     /* Every TRS local matrix first, four nodes at a time (nodes that use
      * their rest matrix are converted too, and ignored). */
     local_batch_run(pose->local, asset->node_count, pose->local_batch);
-    /* node_order lists parents before children, so one pass suffices. The
-     * affine-only product needs only the local (right) factor affine, the
-     * parent's world may be anything: TRS locals always take it, a
-     * projective node.matrix (COLLADA may hold one) the general product. */
-    for (uint32_t k = 0; k < asset->node_count; ++k) {
-        uint32_t i = asset->node_order[k];
-        float *world = pose->world + 16 * (size_t)i;
-        const int32_t parent = asset->nodes[i].parent;
-        const float *pw =
-            parent >= 0 ? pose->world + 16 * (size_t)parent : NULL;
-        if (!pose->use_matrix[i]) {
-            local_batch_world(pw, pose->local_batch, i, world);
-            continue;
-        }
-        xform_copy(asset->nodes[i].matrix, world);
-        if (!pw) continue;
-        if (affine_is_affine(world))
-            affine_mul(pw, world, world);
-        else
-            xform_mul(pw, world, world);
-    }
+    world_pass_args args = {pose->world,      pose->local_batch,
+                            pose->use_matrix, asset->nodes,
+                            asset->node_order, asset->node_count};
+    if (cpu_avx2())
+        world_pass_avx(&args);
+    else
+        world_pass(&args);
 }
 
 void vs_pose_set_local(vs_pose *pose, uint32_t node, const vs_trs *trs)
@@ -397,10 +385,15 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
         if (plan->clears_matrix)
             for (uint32_t i = 0; i < lg->count; ++i)
                 pose->use_matrix[op[i].node] = false;
-        for (uint32_t i = 0; i < lg->count; ++i, ++op, a += 3, b += 3) {
+        /* The pose's TRS array and the count in locals: the lerps' stores
+         * could alias them for all the compiler knows, which made it load
+         * both again for every lerp. */
+        char *const local = (char *)pose->local;
+        const uint32_t count = lg->count;
+        for (uint32_t i = 0; i < count; ++i, ++op, a += 3, b += 3)
             lerp3(a, b, u,
-                  (float *)((char *)&pose->local[op->node] + op->field));
-        }
+                  (float *)(local + (size_t)op->node * sizeof(vs_trs) +
+                            op->field));
     }
     for (uint32_t l = 0; l < plan->slerp_group_count; ++l) {
         const plan_group *sg = &plan->slerps[l];
