@@ -584,6 +584,15 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
  * scales (about a third of the one-influence job's time). Returns as
  * kernel_ops.blend_job: an unskinned vertex points at the identity, which
  * is how idw finds it once the pass has said there is one. */
+/* 1 where a single weight w skins its vertex (positive and finite, so the
+ * normalised weight w * (1 / w) is 1), 0 where it leaves it unskinned:
+ * a branch-free test the compiler vectorises. */
+static inline __attribute__((always_inline)) unsigned
+NAME(one_weight_skins)(float w)
+{
+    return (unsigned)((w > 0.0f) & (w <= FLT_MAX));
+}
+
 static inline __attribute__((always_inline)) int
 NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
                     uint32_t limit, const unsigned char *palette,
@@ -596,10 +605,10 @@ NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
      * the transform reads the joints itself (MATS_JOINTS), nothing is
      * written here. */
     if (callers_joints && n == KERNEL_BLOCK) {
-        unsigned unskinned_any = 0;
+        unsigned skins_all = 1;
         for (size_t i = 0; i < KERNEL_BLOCK; ++i)
-            unskinned_any |= !((w[i] > 0.0f) & (w[i] <= FLT_MAX));
-        if (!unskinned_any) return KERNEL_JOINTS;
+            skins_all &= NAME(one_weight_skins)(w[i]);
+        if (skins_all) return KERNEL_JOINTS;
     }
     const uintptr_t base = (uintptr_t)palette,
                     identity = (uintptr_t)kernel_identity_matrix;
@@ -607,7 +616,7 @@ NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
 #define NAME_POINT(COUNT)                                                      \
     for (size_t i = 0; i < (COUNT); ++i) {                                     \
         const uint64_t keep =                                                  \
-            (uint64_t)0 - (uint64_t)((w[i] > 0.0f) & (w[i] <= FLT_MAX));       \
+            (uint64_t)0 - (uint64_t)NAME(one_weight_skins)(w[i]);              \
         const uint64_t m = base + (uint64_t)joints[i] * (16 * sizeof(float));  \
         mp[i] = (const float *)(uintptr_t)((m & keep) | (identity & ~keep));   \
         unskinned |= ~keep;                                                    \
