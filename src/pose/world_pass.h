@@ -32,7 +32,7 @@ typedef struct world_pass_args {
  * copied into locals: the SSE stores may alias anything for all the
  * compiler knows, which made it load them again for every node. */
 static inline __attribute__((always_inline)) void
-world_pass_body(const world_pass_args *args)
+world_pass(const world_pass_args *args)
 {
     float *const worlds = args->worlds;
     const float *const batch = args->batch;
@@ -56,11 +56,6 @@ world_pass_body(const world_pass_args *args)
         else
             xform_mul(pw, world, world);
     }
-}
-
-static inline void world_pass(const world_pass_args *args)
-{
-    world_pass_body(args);
 }
 
 /* world_pass in VEX encoding; only where cpu_avx2() (base/cpu_avx2.h). */

@@ -15,7 +15,7 @@
 
 void world_pass_avx(const world_pass_args *args)
 {
-    world_pass_body(args);
+    world_pass(args);
 }
 
 #if defined(__clang__)
@@ -26,6 +26,6 @@ void world_pass_avx(const world_pass_args *args)
 #else
 void world_pass_avx(const world_pass_args *args)
 {
-    world_pass_body(args);
+    world_pass(args);
 }
 #endif

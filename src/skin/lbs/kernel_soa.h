@@ -575,15 +575,6 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
     return all_ok != 0;
 }
 
-/* One influence normalises to weight 1: vertex i takes its joint's own
- * matrix (the reference's w * (1 / w) is 1 to double precision) when its
- * weight is positive and finite, else the identity (a zero, negative, NaN
- * or infinite sum means unskinned). Every index is checked whatever the
- * weight, as the reference does. One branch-free pass over the block, which
- * the compiler vectorises, instead of the general path's checks, sums and
- * scales (about a third of the one-influence job's time). Returns as
- * kernel_ops.blend_job: an unskinned vertex points at the identity, which
- * is how idw finds it once the pass has said there is one. */
 /* 1 where a single weight w skins its vertex (positive and finite, so the
  * normalised weight w * (1 / w) is 1), 0 where it leaves it unskinned:
  * a branch-free test the compiler vectorises. */
@@ -593,6 +584,15 @@ NAME(one_weight_skins)(float w)
     return (unsigned)((w > 0.0f) & (w <= FLT_MAX));
 }
 
+/* One influence normalises to weight 1: vertex i takes its joint's own
+ * matrix (the reference's w * (1 / w) is 1 to double precision) when its
+ * weight is positive and finite, else the identity (a zero, negative, NaN
+ * or infinite sum means unskinned). Every index is checked whatever the
+ * weight, as the reference does. One branch-free pass over the block, which
+ * the compiler vectorises, instead of the general path's checks, sums and
+ * scales (about a third of the one-influence job's time). Returns as
+ * kernel_ops.blend_job: an unskinned vertex points at the identity, which
+ * is how idw finds it once the pass has said there is one. */
 static inline __attribute__((always_inline)) int
 NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
                     uint32_t limit, const unsigned char *palette,
