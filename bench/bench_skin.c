@@ -32,6 +32,14 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 8;
 }
 
+/* A draw in [0, n) from the generator's high bits: "lcg() % n" keeps its
+ * low bits, whose period is far shorter (for n = 64, 16384 draws), so
+ * "random" joint lists would repeat and vertices share them after all. */
+static uint32_t lcg_below(uint32_t *s, uint32_t n)
+{
+    return (uint32_t)(((uint64_t)lcg(s) * n) >> 24);
+}
+
 static float unit(uint32_t *s)
 {
     return (float)lcg(s) / 16777216.0f;
@@ -106,7 +114,7 @@ static void fill_influences(skin_buffers *b, uint32_t k, bool random_joints)
         for (uint32_t i = 0; i < k; ++i) {
             uint32_t joint = (first + i * 7u) % BENCH_JOINTS;
             for (bool fresh = !random_joints; !fresh;) {
-                joint = lcg(&seed) % BENCH_JOINTS;
+                joint = lcg_below(&seed, BENCH_JOINTS);
                 fresh = true;
                 for (uint32_t e = 0; e < i; ++e)
                     fresh = fresh && b->joints[v * k + e] != joint;
