@@ -995,7 +995,12 @@ typedef struct vs_skin_stream vs_skin_stream;
  * remaining influence count; within a group (of up to 8 influences),
  * vertices with the same joints follow each other, eight at a time sharing
  * one copy of the joints and skinned together from broadcast joint matrices
- * (docs/skinning.md, "Chunks"). Stream position s holds the source vertex
+ * (docs/skinning.md, "Chunks"). Eight vertices of k >= 2 influences whose
+ * lists differ but together name at most 2k joints (and at most 8) may form
+ * such a chunk too, in the group of that many joints, a vertex's weight 0
+ * for the joints it lacks ("Union chunks"); a joint matrix that is not
+ * finite still poisons only the vertices it weights. Stream position s
+ * holds the source vertex
  * vs_skin_stream_vertex_order(stream)[s].
  * Errors: joint index >= joint_count (VS_ERROR_INVALID), a weight outside
  * [0, 1] for UNORM16 (VS_ERROR_INVALID), vertex_count >= 2^32 (LIMIT). */

@@ -145,6 +145,7 @@ void vs_skin_stream_free(vs_skin_stream *s)
     mem_free(&alloc, s->weights);
     mem_free(&alloc, s->order);
     mem_free(&alloc, s->chunk_count);
+    mem_free(&alloc, s->exact_chunks);
     mem_free(&alloc, s->chunk_at);
     mem_free(&alloc, s->chunk_joints);
     mem_free(&alloc, s->chunk_weights);
@@ -222,42 +223,191 @@ static size_t run_end(const vertex_record *rec, size_t count, size_t a)
     return b;
 }
 
+/* Where pass 2 puts a sorted record. */
+enum { PLACE_TAIL, PLACE_EXACT, PLACE_UNION };
+
 /* Runs of records with the same joints: each whole KERNEL_CHUNK of a run
- * is a chunk. Counts them per influence count. */
-static void count_chunks(const vertex_record *rec, size_t count, size_t *chunks)
+ * is an exact chunk. Marks their records and counts them per influence
+ * count. */
+static void mark_exact_chunks(const vertex_record *rec, size_t count,
+                              uint8_t *place, size_t *chunks)
 {
     for (size_t a = 0, b; a < count; a = b) {
         b = run_end(rec, count, a);
-        chunks[rec[a].k] += (b - a) / KERNEL_CHUNK;
+        const size_t whole = (b - a) / KERNEL_CHUNK * KERNEL_CHUNK;
+        for (size_t i = a; i < a + whole; ++i)
+            place[i] = PLACE_EXACT;
+        chunks[rec[a].k] += whole / KERNEL_CHUNK;
     }
 }
 
-/* The chunked groups from their sorted records: each run's whole chunks,
- * then, after all of a group's chunks, its other vertices one by one. */
+/* KERNEL_CHUNK vertices of k influences each whose joint lists differ,
+ * blended as one chunk of u slots: the union of their lists. */
+typedef struct union_chunk {
+    uint32_t member[KERNEL_CHUNK]; /* sorted record indices */
+    uint16_t joint[KERNEL_MAX_STAGED];
+    uint32_t u;
+} union_chunk;
+
+/* The most slots a union chunk of vertices with k influences may have.
+ * A chunk blends from broadcast matrix entries, a multiply-add per entry,
+ * slot and KERNEL_CHUNK lanes, and needs no transpose; a vertex outside
+ * the chunks gathers its k matrices, blends them and transposes the
+ * result. Measured, a chunk of twice the slots is still the faster
+ * (docs/design/skinning.md, "Union chunks"). One influence is left alone:
+ * its vertex takes its joint's matrix as it is, with nothing to blend. */
+static uint32_t union_slots(uint32_t k)
+{
+    if (k < 2) return 0;
+    return 2 * k < KERNEL_MAX_STAGED ? 2 * k : KERNEL_MAX_STAGED;
+}
+
+/* Candidates a union chunk's first vertex looks at: the next this many
+ * vertices of its group outside the chunks, in sorted order (neighbours
+ * share the first joints of their lists). It bounds the preparation's
+ * time: a vertex that finds no chunk costs this many tests per pass. */
+#define UNION_WINDOW 64u
+
+/* How many of r's joints the sorted list (joint, n) lacks. Both are
+ * multisets: a vertex may name a joint twice, and takes a slot for each. */
+static uint32_t union_growth(const uint16_t *joint, uint32_t n,
+                             const vertex_record *r)
+{
+    uint32_t grow = 0, a = 0;
+    for (uint32_t b = 0; b < r->k; ++b) {
+        while (a < n && joint[a] < r->joint[b])
+            ++a;
+        if (a < n && joint[a] == r->joint[b])
+            ++a;
+        else
+            ++grow;
+    }
+    return grow;
+}
+
+/* The sorted list (joint, *n) with r's joints added (their multiset
+ * union: union_growth more). */
+static void union_add(uint16_t *joint, uint32_t *n, const vertex_record *r)
+{
+    uint16_t merged[2 * KERNEL_MAX_STAGED];
+    uint32_t a = 0, b = 0, m = 0;
+    while (a < *n || b < r->k) {
+        if (b == r->k || (a < *n && joint[a] < r->joint[b]))
+            merged[m++] = joint[a++];
+        else if (a == *n || r->joint[b] < joint[a])
+            merged[m++] = r->joint[b++];
+        else
+            merged[m++] = joint[a++], ++b;
+    }
+    memcpy(joint, merged, m * sizeof *joint);
+    *n = m;
+}
+
+/* A record's joints as bits (joint mod 64): a joint whose bit a set's
+ * mask lacks is not in the set, so popcount(mask & ~set) never exceeds
+ * union_growth, and is it for skins of at most 64 joints. */
+static uint64_t joint_bits(const vertex_record *r)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < r->k; ++i)
+        m |= 1ull << (r->joint[i] & 63u);
+    return m;
+}
+
+/* Grows a union chunk from the seed record s of group k, greedily: of the
+ * window's candidates, one that adds the fewest joints, until the chunk
+ * is full or any more would exceed `slots`. Returns whether it filled. */
+static bool grow_union(const vertex_record *rec, const uint64_t *bits,
+                       const uint8_t *place, size_t s, size_t b, uint32_t slots,
+                       union_chunk *c)
+{
+    size_t cand[UNION_WINDOW];
+    uint32_t nc = 0;
+    for (size_t i = s + 1; i < b && nc < UNION_WINDOW; ++i)
+        if (place[i] == PLACE_TAIL) cand[nc++] = i;
+    uint32_t members = 1;
+    uint64_t set = bits[s];
+    c->member[0] = (uint32_t)s;
+    c->u = rec[s].k;
+    memcpy(c->joint, rec[s].joint, rec[s].k * sizeof *c->joint);
+    while (members < KERNEL_CHUNK) {
+        uint32_t best = UINT32_MAX, best_grow = slots - c->u + 1;
+        for (uint32_t i = 0; i < nc && best_grow; ++i) {
+            if ((uint32_t)__builtin_popcountll(bits[cand[i]] & ~set) >=
+                best_grow)
+                continue;
+            const uint32_t g = union_growth(c->joint, c->u, &rec[cand[i]]);
+            if (g < best_grow) best = i, best_grow = g;
+        }
+        if (best == UINT32_MAX) return false;
+        union_add(c->joint, &c->u, &rec[cand[best]]);
+        set |= bits[cand[best]];
+        c->member[members++] = (uint32_t)cand[best];
+        cand[best] = cand[--nc];
+    }
+    return true;
+}
+
+/* The union chunks of the vertices left outside the exact chunks: each
+ * group's, seed by seed in sorted order. Marks their records and returns
+ * how many were made (at most count / KERNEL_CHUNK, the size of out);
+ * bits (count entries) is scratch. */
+static size_t make_unions(const vertex_record *rec, size_t count,
+                          uint8_t *place, uint64_t *bits, union_chunk *out)
+{
+    for (size_t i = 0; i < count; ++i)
+        bits[i] = joint_bits(&rec[i]);
+    size_t made = 0;
+    for (size_t a = 0, b; a < count; a = b) {
+        b = a;
+        while (b < count && rec[b].k == rec[a].k)
+            ++b;
+        const uint32_t slots = union_slots(rec[a].k);
+        if (!slots) continue;
+        for (size_t s = a; s < b; ++s) {
+            if (place[s] != PLACE_TAIL) continue;
+            union_chunk c;
+            if (!grow_union(rec, bits, place, s, b, slots, &c)) continue;
+            for (uint32_t i = 0; i < KERNEL_CHUNK; ++i)
+                place[c.member[i]] = PLACE_UNION;
+            out[made++] = c;
+        }
+    }
+    return made;
+}
+
+/* Writes chunk c of group k: its joints (slots) and lane `lane`'s weights,
+ * 0 where the vertex r lacks the slot's joint. */
+static void put_chunk_lane(vs_skin_stream *s, uint32_t k, size_t c, size_t lane,
+                           const uint16_t *joint, const vertex_record *r)
+{
+    s->order[s->group_start[k] + c * KERNEL_CHUNK + lane] = r->v;
+    for (uint32_t j = 0, i = 0; j < k; ++j) {
+        const size_t at = s->chunk_at[k] + c * k + j;
+        put_joint(s, s->chunk_joints, at, joint[j]);
+        const bool has = i < r->k && r->joint[i] == joint[j];
+        put_weight(s, s->chunk_weights, at * KERNEL_CHUNK + lane,
+                   has ? r->weight[i++] : 0.0f);
+    }
+}
+
+/* The chunked groups from their sorted records: each run's exact chunks,
+ * then each group's union chunks, then its other vertices one by one. */
 static void emit_records(vs_skin_stream *s, const vertex_record *rec,
-                         size_t count)
+                         size_t count, const uint8_t *place,
+                         const union_chunk *unions, size_t union_count)
 {
     size_t chunk = 0, tail = 0;
     for (size_t a = 0, b; a < count; a = b) {
         const uint32_t k = rec[a].k;
         if (a == 0 || rec[a - 1].k != k) chunk = tail = 0;
         b = run_end(rec, count, a);
-        const size_t whole = (b - a) / KERNEL_CHUNK * KERNEL_CHUNK;
         for (size_t i = a; i < b; ++i) {
             const vertex_record *r = &rec[i];
-            if (i < a + whole) {
-                const size_t c = chunk + (i - a) / KERNEL_CHUNK;
-                const size_t lane = (i - a) % KERNEL_CHUNK;
-                s->order[s->group_start[k] + c * KERNEL_CHUNK + lane] = r->v;
-                for (uint32_t j = 0; j < k; ++j) {
-                    const size_t at = c * k + j;
-                    put_joint(s, s->chunk_joints, s->chunk_at[k] + at,
-                              r->joint[j]);
-                    put_weight(s, s->chunk_weights,
-                               (s->chunk_at[k] + at) * KERNEL_CHUNK + lane,
-                               r->weight[j]);
-                }
-            } else {
+            if (place[i] == PLACE_EXACT) {
+                put_chunk_lane(s, k, chunk + (i - a) / KERNEL_CHUNK,
+                               (i - a) % KERNEL_CHUNK, r->joint, r);
+            } else if (place[i] == PLACE_TAIL) {
                 s->order[skin_stream_tail_start(s, k) + tail] = r->v;
                 for (uint32_t j = 0; j < k; ++j) {
                     const size_t at = s->group_data[k] + tail * k + j;
@@ -267,49 +417,104 @@ static void emit_records(vs_skin_stream *s, const vertex_record *rec,
                 ++tail;
             }
         }
+        /* Exact chunks take a run's first records (mark_exact_chunks). */
+        size_t whole = 0;
+        while (a + whole < b && place[a + whole] == PLACE_EXACT)
+            ++whole;
         chunk += whole / KERNEL_CHUNK;
+    }
+    size_t next[KERNEL_MAX_STAGED + 1] = {0};
+    for (size_t i = 0; i < union_count; ++i) {
+        const union_chunk *c = &unions[i];
+        const size_t at = s->exact_chunks[c->u] + next[c->u]++;
+        for (uint32_t lane = 0; lane < KERNEL_CHUNK; ++lane)
+            put_chunk_lane(s, c->u, at, lane, c->joint, &rec[c->member[lane]]);
     }
 }
 
+/* Group sizes and offsets once the chunks are known: group k holds the
+ * vertices of k influences outside union chunks and the union chunks of k
+ * slots. Sets max_k to the largest group with a vertex. */
+static void layout_groups(vs_skin_stream *s, const size_t *hist,
+                          const size_t *in_unions, const size_t *tails)
+{
+    s->max_k = 0;
+    for (uint32_t k = 0; k < s->groups; ++k) {
+        const size_t size =
+            hist[k] - in_unions[k] +
+            (s->chunk_count[k] - s->exact_chunks[k]) * KERNEL_CHUNK;
+        s->group_start[k + 1] = s->group_start[k] + size;
+        if (size) s->max_k = k;
+        if (k + 1 < s->groups) {
+            s->chunk_at[k + 1] = s->chunk_at[k] + s->chunk_count[k] * k;
+            s->group_data[k + 1] = s->group_data[k] + tails[k] * k;
+        }
+        s->influence_total += tails[k] * k;
+        s->chunk_influences += s->chunk_count[k] * k;
+    }
+}
+
+static vs_result out_of_memory(vs_error *error)
+{
+    return set_error(error, VS_ERROR_OUT_OF_MEMORY,
+                     "skin stream: out of memory");
+}
+
 /* Pass 2: vertices of 1..KERNEL_MAX_STAGED influences sorted by their
- * joints into chunks and tails, the others (none kept, or more than the
- * kernels stage at once) in source order, largest weight first. */
+ * joints into exact chunks, union chunks and tails, the others (none
+ * kept, or more than the kernels stage at once) in source order, largest
+ * weight first. */
 static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
                       const size_t *hist, influence *tmp, vs_error *error)
 {
-    size_t chunked = 0;
-    for (uint32_t k = 1; k <= s->max_k && k <= KERNEL_MAX_STAGED; ++k)
-        chunked += hist[k];
+    size_t chunked = 0, others = 0;
+    for (uint32_t k = 0; k < s->groups; ++k)
+        if (k >= 1 && k <= KERNEL_MAX_STAGED)
+            chunked += hist[k];
+        else
+            others += hist[k];
     vertex_record *rec = mem_alloc(&s->alloc, chunked * sizeof *rec + 1);
-    size_t *next = mem_calloc(&s->alloc, s->max_k + 1, sizeof *next);
-    if (!rec || !next) {
-        mem_free(&s->alloc, rec);
-        mem_free(&s->alloc, next);
-        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
-                         "skin stream: out of memory");
+    uint8_t *place = mem_calloc(&s->alloc, chunked + 1, 1);
+    union_chunk *unions =
+        mem_alloc(&s->alloc, chunked / KERNEL_CHUNK * sizeof *unions + 1);
+    uint32_t *other = mem_alloc(&s->alloc, others * sizeof *other + 1);
+    uint64_t *bits = mem_alloc(&s->alloc, chunked * sizeof *bits + 1);
+    /* Per group: vertices in union chunks of other groups, and vertices
+     * outside the chunks (then the places of the others taken). */
+    size_t *in_unions = mem_calloc(&s->alloc, s->groups, sizeof *in_unions);
+    size_t *tails = mem_calloc(&s->alloc, s->groups, sizeof *tails);
+    vs_result r = VS_OK;
+    if (!rec || !place || !unions || !other || !bits || !in_unions || !tails) {
+        r = out_of_memory(error);
+        goto done;
     }
-    /* The other groups' order is known now: source order. */
-    for (uint32_t k = 0; k <= s->max_k; ++k)
-        next[k] = s->group_start[k];
-    size_t count = 0;
+    size_t count = 0, nother = 0;
     for (size_t v = 0; v < d->vertex_count; ++v) {
         int k = read_vertex(d, v, s->unorm16, tmp, NULL);
         if (k >= 1 && k <= KERNEL_MAX_STAGED)
             record_of(v, tmp, k, &rec[count++]);
         else
-            s->order[next[k]++] = (uint32_t)v;
+            other[nother++] = (uint32_t)v;
     }
     qsort(rec, count, sizeof *rec, record_cmp);
-    count_chunks(rec, count, s->chunk_count);
-    /* Offsets: chunks per group, then every group's own influences. */
-    for (uint32_t k = 0; k <= s->max_k; ++k) {
-        const size_t own = hist[k] - s->chunk_count[k] * KERNEL_CHUNK;
-        if (k < s->max_k) {
-            s->chunk_at[k + 1] = s->chunk_at[k] + s->chunk_count[k] * k;
-            s->group_data[k + 1] = s->group_data[k] + own * k;
-        }
-        s->influence_total += own * k;
-        s->chunk_influences += s->chunk_count[k] * k;
+    mark_exact_chunks(rec, count, place, s->chunk_count);
+    memcpy(s->exact_chunks, s->chunk_count,
+           s->groups * sizeof *s->exact_chunks);
+    const size_t union_count = make_unions(rec, count, place, bits, unions);
+    for (size_t i = 0; i < union_count; ++i)
+        ++s->chunk_count[unions[i].u];
+    for (size_t i = 0; i < count; ++i) {
+        if (place[i] == PLACE_UNION) ++in_unions[rec[i].k];
+        if (place[i] == PLACE_TAIL) ++tails[rec[i].k];
+    }
+    for (uint32_t k = 0; k < s->groups; ++k)
+        if (k < 1 || k > KERNEL_MAX_STAGED) tails[k] = hist[k];
+    layout_groups(s, hist, in_unions, tails);
+    /* The other groups keep source order. */
+    memset(tails, 0, s->groups * sizeof *tails);
+    for (size_t i = 0; i < nother; ++i) {
+        const int k = read_vertex(d, other[i], s->unorm16, tmp, NULL);
+        s->order[s->group_start[k] + tails[k]++] = other[i];
     }
     const size_t jsize = skin_stream_joint_size(s),
                  wsize = skin_stream_weight_size(s);
@@ -320,17 +525,13 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
         &s->alloc, s->chunk_influences * KERNEL_CHUNK + KERNEL_CHUNK_PAD,
         wsize);
     if (!s->joints || !s->weights || !s->chunk_joints || !s->chunk_weights) {
-        mem_free(&s->alloc, rec);
-        mem_free(&s->alloc, next);
-        return set_error(error, VS_ERROR_OUT_OF_MEMORY,
-                         "skin stream: out of memory");
+        r = out_of_memory(error);
+        goto done;
     }
-    emit_records(s, rec, count);
-    mem_free(&s->alloc, rec);
-    mem_free(&s->alloc, next);
+    emit_records(s, rec, count, place, unions, union_count);
     /* Groups of more than KERNEL_MAX_STAGED influences (rare): their
      * vertices' influences, read again now that their offsets are known. */
-    for (uint32_t k = KERNEL_MAX_STAGED + 1; k <= s->max_k; ++k)
+    for (uint32_t k = KERNEL_MAX_STAGED + 1; k < s->groups; ++k)
         for (size_t pos = s->group_start[k]; pos < s->group_start[k + 1];
              ++pos) {
             read_vertex(d, s->order[pos], s->unorm16, tmp, NULL);
@@ -340,7 +541,15 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
                 put_weight(s, s->weights, at + i, tmp[i].weight);
             }
         }
-    return VS_OK;
+done:
+    mem_free(&s->alloc, rec);
+    mem_free(&s->alloc, place);
+    mem_free(&s->alloc, unions);
+    mem_free(&s->alloc, other);
+    mem_free(&s->alloc, bits);
+    mem_free(&s->alloc, in_unions);
+    mem_free(&s->alloc, tails);
+    return r;
 }
 
 vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
@@ -354,7 +563,13 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
     const vs_allocator *alloc = &d->allocator;
     const bool unorm16 = d->weight_format == VS_SKIN_WEIGHTS_UNORM16;
     influence *tmp = mem_alloc(alloc, d->influence_count * sizeof *tmp);
-    size_t *hist = mem_calloc(alloc, d->influence_count + 2, sizeof *hist);
+    /* Groups go up to KERNEL_MAX_STAGED whatever the source's count: union
+     * chunks may have more slots than any vertex has influences. */
+    const size_t groups =
+        (d->influence_count > KERNEL_MAX_STAGED ? d->influence_count
+                                                : KERNEL_MAX_STAGED) +
+        1;
+    size_t *hist = mem_calloc(alloc, groups, sizeof *hist);
     vs_skin_stream *s = mem_calloc(alloc, 1, sizeof *s);
     if (s) s->alloc = *alloc;
     if (!tmp || !hist || !s) {
@@ -370,27 +585,26 @@ vs_result vs_skin_stream_create(const vs_skin_stream_desc *d,
             goto done;
         }
         ++hist[k];
-        if ((uint32_t)k > s->max_k) s->max_k = (uint32_t)k;
+        if ((uint32_t)k > s->max_kept) s->max_kept = (uint32_t)k;
     }
     s->vertex_count = d->vertex_count;
     s->joint_count = d->joint_count;
     s->u8_joints = d->joint_count <= 256;
     s->unorm16 = unorm16;
     s->raw = (d->flags & VS_SKIN_RAW_WEIGHTS) != 0;
-    const size_t groups = s->max_k + 1;
+    s->groups = (uint32_t)groups;
     s->group_start = mem_calloc(&s->alloc, groups + 1, sizeof *s->group_start);
     s->group_data = mem_calloc(&s->alloc, groups, sizeof *s->group_data);
     s->chunk_count = mem_calloc(&s->alloc, groups, sizeof *s->chunk_count);
+    s->exact_chunks = mem_calloc(&s->alloc, groups, sizeof *s->exact_chunks);
     s->chunk_at = mem_calloc(&s->alloc, groups, sizeof *s->chunk_at);
     s->order = mem_alloc(&s->alloc, d->vertex_count * sizeof *s->order + 1);
-    if (!s->group_start || !s->group_data || !s->chunk_count || !s->chunk_at ||
-        !s->order) {
+    if (!s->group_start || !s->group_data || !s->chunk_count ||
+        !s->exact_chunks || !s->chunk_at || !s->order) {
         r = set_error(error, VS_ERROR_OUT_OF_MEMORY,
                       "skin stream: out of memory");
         goto done;
     }
-    for (uint32_t k = 0; k <= s->max_k; ++k)
-        s->group_start[k + 1] = s->group_start[k] + hist[k];
     r = fill(s, d, hist, tmp, error);
     if (r == VS_OK && s->max_k >= 1)
         s->unit_chunks1 = kernel_weights_are_one(
@@ -431,5 +645,5 @@ const uint32_t *vs_skin_stream_vertex_order(const vs_skin_stream *s)
 
 uint32_t vs_skin_stream_max_influences(const vs_skin_stream *s)
 {
-    return s ? s->max_k : 0;
+    return s ? s->max_kept : 0;
 }

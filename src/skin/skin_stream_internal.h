@@ -9,10 +9,10 @@
 #include "skin/lbs/kernel.h"
 #include "vskin/vskin.h"
 
-/* Vertices with k kept influences occupy stream positions
- * [group_start[k], group_start[k + 1]). A group of 1..KERNEL_MAX_STAGED
+/* Group k, stream positions [group_start[k], group_start[k + 1]), is read
+ * with k influences per vertex. A group of 1..KERNEL_MAX_STAGED
  * influences starts with chunk_count[k] chunks of KERNEL_CHUNK vertices
- * that share their joints (kernel.h: kernel_chunk_src), whose joints start
+ * that share their k joints (kernel.h: kernel_chunk_src), whose joints start
  * at element chunk_at[k] of chunk_joints and weights at element
  * chunk_at[k] * KERNEL_CHUNK of chunk_weights; the group's other vertices, from
  * tail_start(k), have their own joints / weights from element
@@ -21,18 +21,24 @@ struct vs_skin_stream {
     vs_allocator alloc; /* the desc's, which made every array here */
     size_t vertex_count;
     uint32_t joint_count;
-    uint32_t max_k;
+    uint32_t max_k;    /* the largest group (influences per chunk or vertex) */
+    uint32_t max_kept; /* the most influences a vertex keeps */
+    uint32_t groups;   /* entries of the per-group arrays */
     bool u8_joints;         /* else u16 */
     bool unorm16;           /* else float */
     bool raw;               /* VS_SKIN_RAW_WEIGHTS */
-    size_t *group_start;    /* max_k + 2 entries */
-    size_t *group_data;     /* max_k + 1 entries */
+    size_t *group_start;    /* groups + 1 entries */
+    size_t *group_data;     /* groups entries */
     size_t influence_total; /* in joints / weights (the tails) */
     void *joints;
     void *weights;
     uint32_t *order;
-    /* max_k + 1 entries each */
-    size_t *chunk_count, *chunk_at;
+    /* groups entries each. Of group k's chunk_count[k] chunks, the
+     * first exact_chunks[k] hold vertices with the very same k joints; the
+     * others are union chunks: vertices with fewer joints each (at least
+     * 2), k the union of their lists, a lane's weight 0 where its vertex
+     * lacks that joint. */
+    size_t *chunk_count, *chunk_at, *exact_chunks;
     size_t chunk_influences; /* chunk joints in all; weights: x KERNEL_CHUNK */
     void *chunk_joints;
     void *chunk_weights; /* + KERNEL_CHUNK_PAD elements */
@@ -51,6 +57,13 @@ static inline size_t skin_stream_joint_size(const struct vs_skin_stream *s)
 static inline size_t skin_stream_weight_size(const struct vs_skin_stream *s)
 {
     return s->unorm16 ? 2 : 4;
+}
+
+/* The first stream position of group k's union chunks. */
+static inline size_t skin_stream_union_start(const struct vs_skin_stream *s,
+                                             uint32_t k)
+{
+    return s->group_start[k] + s->exact_chunks[k] * KERNEL_CHUNK;
 }
 
 /* The first stream position of group k's vertices outside its chunks. */

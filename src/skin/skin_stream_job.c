@@ -204,6 +204,44 @@ static size_t chunk_block(size_t lane0, size_t left)
     return left >= KERNEL_CHUNK ? left - left % KERNEL_CHUNK : left;
 }
 
+/* Stages lanes [lane0, lane0 + n) of group k's chunks as a tail's
+ * influences are staged, a zero weight pointing at kernel_zero_matrix. A
+ * union chunk's lane has weight 0 for the joints its vertex lacks: where a
+ * joint matrix is not finite, 0 x inf would poison the chunk's blend,
+ * where the reference skips the influence, so such a job blends them
+ * this way. */
+static void stage_chunk_lanes(const vs_skin_stream *s, const float *palette,
+                              uint32_t k, size_t lane0, size_t n,
+                              kernel_scratch *sc)
+{
+    for (size_t i = 0; i < n; ++i) {
+        const size_t c = (lane0 + i) / KERNEL_CHUNK,
+                     lane = (lane0 + i) % KERNEL_CHUNK;
+        for (uint32_t j = 0; j < k; ++j) {
+            const size_t at = s->chunk_at[k] + c * k + j;
+            const size_t joint = s->u8_joints
+                                     ? ((const uint8_t *)s->chunk_joints)[at]
+                                     : ((const uint16_t *)s->chunk_joints)[at];
+            const size_t wat = at * KERNEL_CHUNK + lane;
+            const float w =
+                s->unorm16 ? (float)((const uint16_t *)s->chunk_weights)[wat] *
+                                 (1.0f / 65535.0f)
+                           : ((const float *)s->chunk_weights)[wat];
+            sc->jm[i * k + j] =
+                w != 0.0f ? palette + joint * 16 : kernel_zero_matrix;
+            sc->w[i * k + j] = w;
+        }
+    }
+}
+
+/* Whether the stream has union chunks (skin_stream_internal.h). */
+static bool has_union_chunks(const vs_skin_stream *s)
+{
+    for (uint32_t k = 0; k <= s->max_k; ++k)
+        if (s->chunk_count[k] != s->exact_chunks[k]) return true;
+    return false;
+}
+
 static stage_fn stage_for(const vs_skin_stream *s)
 {
     if (s->u8_joints) return s->unorm16 ? stage_u8_unorm : stage_u8_float;
@@ -249,6 +287,12 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             ? kernel_q_palette(job->joint_matrices, s->joint_count, &q_copy)
             : NULL;
     const stage_fn stage = stage_for(s);
+    /* Union chunks blend as chunks only where no zero weight can meet a
+     * matrix that is not finite (stage_chunk_lanes). The whole job decides,
+     * so that no cut of the range changes a float. */
+    const bool unions_as_chunks =
+        !has_union_chunks(s) ||
+        kernel_palette_finite(job->joint_matrices, s->joint_count);
     const size_t end = job->first_vertex + job->vertex_count;
     /* Stream order visits consecutive vertices: relative indices and the
      * attributes moved to each block (kernel_io_at); source order gathers
@@ -272,7 +316,10 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             palette,
             k == 1 && s->unit_chunks1,
             k > 1 ? palette_q : NULL};
-        const size_t stop = hi < tail ? hi : tail;
+        const size_t chunks_end = hi < tail ? hi : tail;
+        const size_t unions = skin_stream_union_start(s, k);
+        const size_t stop =
+            unions_as_chunks || chunks_end < unions ? chunks_end : unions;
         for (size_t pos = lo; pos < stop;) {
             const size_t lane0 = pos - s->group_start[k];
             size_t n = chunk_block(lane0, stop - pos);
@@ -289,6 +336,16 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
                 block_indices(s, &io, source, pos, n, sc.vi, &held, &at);
             }
             ops->transform_chunks(&at, sc.vi, n, k, &chunks, lane0);
+            pos += n;
+        }
+        for (size_t pos = lo > stop ? lo : stop; pos < chunks_end;) {
+            const size_t left = chunks_end - pos;
+            const size_t n = left < KERNEL_BLOCK ? left : KERNEL_BLOCK;
+            kernel_io at;
+            block_indices(s, &io, source, pos, n, sc.vi, &held, &at);
+            stage_chunk_lanes(s, palette, k, pos - s->group_start[k], n, &sc);
+            ops->blend(n, k, sc.jm, sc.w, sc.idw, sc.mat, 0);
+            ops->transform(&at, sc.vi, n, sc.mat);
             pos += n;
         }
         if (lo < tail) lo = tail;

@@ -80,12 +80,8 @@ static void stage_chunk(const vs_skinning_job *job, const job_source *src,
  * at least as many vertices as joints. */
 static bool palette_is_finite(const vs_skinning_job *job)
 {
-    if (job->vertex_count < job->joint_count) return false;
-    float acc = 0.0f;
-    const size_t count = (size_t)job->joint_count * 16;
-    for (size_t i = 0; i < count; ++i)
-        acc += job->joint_matrices[i] * 0.0f; /* NaN or inf makes acc NaN */
-    return acc == 0.0f;
+    return job->vertex_count >= job->joint_count &&
+           kernel_palette_finite(job->joint_matrices, job->joint_count);
 }
 
 static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,

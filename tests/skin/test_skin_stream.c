@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "skin/random_mesh.h"
+#include "skin/skin_stream_internal.h"
 #include "test.h"
 #include "vskin/vskin.h"
 
@@ -178,9 +179,21 @@ static void check_layout(const case_data *c, const vs_skin_stream *s,
     }
     CHECK(perm_ok);
     free(seen);
+    /* A union chunk may hold twice a vertex's influences (weight 0 for the
+     * joints its vertex lacks); its joints are stored once per chunk. */
     const double per_influence =
         (c->joint_count <= 256 ? 1 : 2) + (unorm16 ? 2 : 4);
-    CHECK(vs_skin_stream_bytes_per_vertex(s) <= per_influence * c->k + 1e-9);
+    CHECK(vs_skin_stream_bytes_per_vertex(s) <=
+          per_influence * 2 * c->k + 1e-9);
+}
+
+/* Chunks whose lanes' joint lists differ (skin_stream_internal.h). */
+static size_t union_chunks(const vs_skin_stream *s)
+{
+    size_t count = 0;
+    for (uint32_t k = 0; k <= s->max_k; ++k)
+        count += s->chunk_count[k] - s->exact_chunks[k];
+    return count;
 }
 
 /* Vertices that share their joints, as real skins do (CesiumMan: 54
@@ -201,7 +214,7 @@ static void share_joints(size_t n, uint32_t k, uint16_t *joints)
 /* Every order and attribute set with cached stores, and the widest set
  * with streaming stores, against the reference. */
 static void check_runs(const case_data *c, const vs_skin_stream *s, vs_isa isa,
-                       int unorm16, uint32_t flags, int shared)
+                       int unorm16, uint32_t flags, int lists)
 {
     for (uint32_t order = 0; order < 2; ++order)
         for (int nt = 0; nt < 2; ++nt)
@@ -211,9 +224,10 @@ static void check_runs(const case_data *c, const vs_skin_stream *s, vs_isa isa,
                                      nt ? VS_SKIN_STREAMING_STORES : 0, attrs),
                           "isa %s, %zu vertices, %u influences, %u joints, "
                           "unorm16 %d, flags %u, order %u, streaming stores "
-                          "%d, shared joints %d, attributes %d",
+                          "%d, joint lists %d (random, shared, dense), "
+                          "attributes %d",
                           vs_isa_name(isa), c->n, c->k, c->joint_count, unorm16,
-                          flags, order, nt, shared, attrs);
+                          flags, order, nt, lists, attrs);
 }
 
 static void streams_match_the_reference(void)
@@ -287,6 +301,146 @@ static void streams_match_the_reference(void)
             free(c.rnrm);
             free(c.rtan);
         }
+}
+
+/* A case of n vertices with k influences over few joints: lists that
+ * seldom repeat (few exact chunks) but draw on so few joints that the
+ * stream forms union chunks. */
+static void dense_case(case_data *c, size_t n, uint32_t k, uint32_t joints)
+{
+    *c = (case_data){.n = n, .k = k, .joint_count = joints};
+    c->jm = malloc(joints * 16 * sizeof(float));
+    for (uint32_t j = 0; j < joints; ++j)
+        random_joint_matrix(c->jm + j * 16);
+    c->joints = malloc((n * k + 1) * sizeof(uint16_t));
+    c->weights = malloc((n * k + 1) * sizeof(float));
+    random_influences(n, k, joints, c->joints, c->weights);
+    c->pos = malloc((n * 3 + 1) * 4);
+    c->nrm = malloc((n * 3 + 1) * 4);
+    c->tan = malloc((n * 4 + 1) * 4);
+    c->rpos = malloc((n * 3 + 1) * 4);
+    c->rnrm = malloc((n * 3 + 1) * 4);
+    c->rtan = malloc((n * 4 + 1) * 4);
+    for (size_t i = 0; i < n * 3; ++i) {
+        c->pos[i] = rng_float(-3, 3);
+        c->nrm[i] = rng_float(-1, 1);
+    }
+    for (size_t i = 0; i < n * 4; ++i)
+        c->tan[i] =
+            i % 4 == 3 ? (rng_u32() % 2 ? 1.0f : -1.0f) : rng_float(-1, 1);
+}
+
+static void free_case(case_data *c)
+{
+    free(c->jm);
+    free(c->joints);
+    free(c->weights);
+    free(c->pos);
+    free(c->nrm);
+    free(c->tan);
+    free(c->rpos);
+    free(c->rnrm);
+    free(c->rtan);
+}
+
+/* Union chunks (vertices of different joint lists blended as one chunk,
+ * weight 0 where a vertex lacks a slot's joint) against the reference:
+ * every kernel, order, attribute set, weight format and flag, cut into
+ * ranges inside chunks; and a union chunk never has more slots than twice
+ * its vertices' influences, nor more than the kernels blend at once. */
+static void union_chunks_match_the_reference(void)
+{
+    static const uint32_t ks[] = {2, 3, 4, 5, 7};
+    for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ++ki) {
+        case_data c;
+        dense_case(&c, 1500, ks[ki], 11);
+        for (int unorm16 = 0; unorm16 < 2; ++unorm16)
+            for (uint32_t flags = 0; flags < 2; ++flags) {
+                vs_skin_stream_desc d = {.vertex_count = c.n,
+                                         .influence_count = c.k,
+                                         .joint_count = c.joint_count,
+                                         .joints = c.joints,
+                                         .weights = c.weights,
+                                         .flags = flags,
+                                         .weight_format =
+                                             unorm16 ? VS_SKIN_WEIGHTS_UNORM16
+                                                     : VS_SKIN_WEIGHTS_FLOAT};
+                vs_skin_stream *s = NULL;
+                vs_error err;
+                if (!(vs_skin_stream_create(&d, &s, &err) == VS_OK)) {
+                    CHECK_MSG(0, "create: %s", err.message);
+                    continue;
+                }
+                CHECK_MSG(union_chunks(s) > 0, "%u influences: no union chunk",
+                          c.k);
+                for (uint32_t k = 0; k <= s->max_k; ++k)
+                    CHECK(s->chunk_count[k] == s->exact_chunks[k] ||
+                          (k <= 2 * c.k && k <= 8));
+                check_layout(&c, s, unorm16);
+                reference(&c, flags, unorm16);
+                for (size_t ii = 0; ii < ISA_COUNT; ++ii) {
+                    if (!vs_isa_supported(isas[ii])) continue;
+                    check_runs(&c, s, isas[ii], unorm16, flags, 2);
+                }
+                vs_skin_stream_free(s);
+            }
+        free_case(&c);
+    }
+}
+
+/* A joint matrix that is not finite poisons only the vertices weighted by
+ * it, as in the reference: a union chunk's lane with weight 0 for that
+ * joint stays finite. */
+static void union_chunks_skip_a_matrix_that_is_not_finite(void)
+{
+    case_data c;
+    dense_case(&c, 1500, 4, 11);
+    const vs_skin_stream_desc d = {.vertex_count = c.n,
+                                   .influence_count = c.k,
+                                   .joint_count = c.joint_count,
+                                   .joints = c.joints,
+                                   .weights = c.weights,
+                                   .weight_format = VS_SKIN_WEIGHTS_FLOAT};
+    vs_skin_stream *s = NULL;
+    CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
+    /* Joint 3 is in union chunks whose lanes do not all use it. */
+    size_t lanes_without = 0;
+    for (uint32_t k = 1; s && k <= s->max_k; ++k)
+        for (size_t ch = s->exact_chunks[k]; ch < s->chunk_count[k]; ++ch)
+            for (uint32_t j = 0; j < k; ++j) {
+                const size_t at = s->chunk_at[k] + ch * k + j;
+                if (((const uint8_t *)s->chunk_joints)[at] != 3) continue;
+                for (size_t lane = 0; lane < KERNEL_CHUNK; ++lane)
+                    lanes_without +=
+                        ((const float *)
+                             s->chunk_weights)[at * KERNEL_CHUNK + lane] == 0;
+            }
+    CHECK(lanes_without > 0);
+    for (int bad = 0; bad < 2; ++bad) {
+        c.jm[3 * 16 + 5] = bad ? NAN : INFINITY;
+        reference(&c, 0, 0);
+        for (size_t ii = 0; s && ii < ISA_COUNT; ++ii) {
+            if (!vs_isa_supported(isas[ii])) continue;
+            float *out = malloc(c.n * 3 * sizeof(float));
+            vs_skin_stream_job job = {.stream = s,
+                                      .joint_matrices = c.jm,
+                                      .vertex_count = c.n,
+                                      .in_positions = c.pos,
+                                      .out_positions = out,
+                                      .isa = isas[ii]};
+            CHECK(vs_skin_stream_job_run(&job, NULL) == VS_OK);
+            size_t wrong = 0;
+            for (size_t i = 0; i < c.n * 3; ++i)
+                wrong += isfinite(c.rpos[i])
+                             ? !close_to_reference(out[i], c.rpos[i])
+                             : isfinite(out[i]);
+            CHECK_MSG(wrong == 0, "isa %s, bad %d: %zu floats differ",
+                      vs_isa_name(isas[ii]), bad, wrong);
+            free(out);
+        }
+    }
+    vs_skin_stream_free(s);
+    free_case(&c);
 }
 
 static void bad_inputs_are_refused(void)
@@ -370,8 +524,9 @@ static void stream_is_compact(void)
 /* vs_skin_stream_job_run_parallel: on pools of 2 to 4 threads, bit for bit
  * one vs_skin_stream_job_run, in both orders, over the whole stream and
  * over a range that starts and ends inside chunks (nothing outside it
- * written); a bad job refused before anything runs. */
-static void parallel_runs_equal_one_run(void)
+ * written), with shared joint lists (exact chunks) and with lists over few
+ * joints (union chunks); a bad job refused before anything runs. */
+static void parallel_run(int dense)
 {
     enum { N = 20011, K = 4, JOINTS = 40 };
     float *jm = malloc(JOINTS * 16 * sizeof(float));
@@ -382,8 +537,8 @@ static void parallel_runs_equal_one_run(void)
     float *split = malloc(N * 6 * sizeof(float));
     for (uint32_t j = 0; j < JOINTS; ++j)
         random_joint_matrix(jm + 16 * j);
-    random_influences(N, K, JOINTS, joints, weights);
-    share_joints(N, K, joints); /* chunks of shared joints, and tails */
+    random_influences(N, K, dense ? 11 : JOINTS, joints, weights);
+    if (!dense) share_joints(N, K, joints); /* exact chunks, and tails */
     for (size_t i = 0; i < N * 6; ++i)
         in[i] = rng_float(-2, 2);
     const vs_skin_stream_desc d = {.vertex_count = N,
@@ -393,6 +548,7 @@ static void parallel_runs_equal_one_run(void)
                                    .weights = weights};
     vs_skin_stream *s = NULL;
     CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
+    CHECK(!s || !dense || union_chunks(s) > 0);
     int differing = 0;
     for (uint32_t threads = 2; s && threads <= 4; ++threads) {
         vs_context *ctx = NULL;
@@ -447,9 +603,17 @@ static void parallel_runs_equal_one_run(void)
     free(split);
 }
 
+static void parallel_runs_equal_one_run(void)
+{
+    parallel_run(0);
+    parallel_run(1);
+}
+
 int main(void)
 {
     RUN(streams_match_the_reference);
+    RUN(union_chunks_match_the_reference);
+    RUN(union_chunks_skip_a_matrix_that_is_not_finite);
     RUN(bad_inputs_are_refused);
     RUN(stream_is_compact);
     RUN(parallel_runs_equal_one_run);

@@ -495,6 +495,17 @@ kernel_packed_block(const unsigned char *p, size_t step, size_t size,
     return buf;
 }
 
+/* Whether all count joint matrices are finite: only then may a zero
+ * weight multiply its joint's matrix (0 x inf or NaN would poison the
+ * blend, where the reference skips the influence). */
+static inline bool kernel_palette_finite(const float *palette, uint32_t count)
+{
+    float acc = 0.0f;
+    for (size_t i = 0; i < (size_t)count * 16; ++i)
+        acc += palette[i] * 0.0f; /* NaN or inf makes acc NaN */
+    return acc == 0.0f;
+}
+
 /* The 4x4 identity: an unskinned vertex's matrix. */
 extern const float kernel_identity_matrix[16];
 
