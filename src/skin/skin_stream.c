@@ -266,7 +266,7 @@ static uint32_t union_slots(uint32_t k)
  * vertices of its group outside the chunks, in sorted order (neighbours
  * share the first joints of their lists). It bounds the preparation's
  * time: a vertex that finds no chunk costs this many tests per pass. */
-#define UNION_WINDOW 64u
+#define UNION_WINDOW 128u
 
 /* How many of r's joints the sorted list (joint, n) lacks. Both are
  * multisets: a vertex may name a joint twice, and takes a slot for each. */
@@ -314,17 +314,19 @@ static uint64_t joint_bits(const vertex_record *r)
     return m;
 }
 
-/* Grows a union chunk from the seed record s of group k, greedily: of the
- * window's candidates, one that adds the fewest joints, until the chunk
- * is full or any more would exceed `slots`. Returns whether it filled. */
+/* Grows a union chunk from the seed left[at], a record of a group's
+ * leftovers (left, nleft), greedily: of the window's candidates, one that
+ * adds the fewest joints, until the chunk is full or any more would exceed
+ * `slots`. Returns whether it filled. */
 static bool grow_union(const vertex_record *rec, const uint64_t *bits,
-                       const uint8_t *place, size_t s, size_t b, uint32_t slots,
-                       union_chunk *c)
+                       const uint8_t *place, const uint32_t *left, size_t nleft,
+                       size_t at, uint32_t slots, union_chunk *c)
 {
     size_t cand[UNION_WINDOW];
     uint32_t nc = 0;
-    for (size_t i = s + 1; i < b && nc < UNION_WINDOW; ++i)
-        if (place[i] == PLACE_TAIL) cand[nc++] = i;
+    for (size_t i = at + 1; i < nleft && nc < UNION_WINDOW; ++i)
+        if (place[left[i]] == PLACE_TAIL) cand[nc++] = left[i];
+    const size_t s = left[at];
     uint32_t members = 1;
     uint64_t set = bits[s];
     c->member[0] = (uint32_t)s;
@@ -351,9 +353,10 @@ static bool grow_union(const vertex_record *rec, const uint64_t *bits,
 /* The union chunks of the vertices left outside the exact chunks: each
  * group's, seed by seed in sorted order. Marks their records and returns
  * how many were made (at most count / KERNEL_CHUNK, the size of out);
- * bits (count entries) is scratch. */
+ * bits and left (count entries each) are scratch. */
 static size_t make_unions(const vertex_record *rec, size_t count,
-                          uint8_t *place, uint64_t *bits, union_chunk *out)
+                          uint8_t *place, uint64_t *bits, uint32_t *left,
+                          union_chunk *out)
 {
     for (size_t i = 0; i < count; ++i)
         bits[i] = joint_bits(&rec[i]);
@@ -364,10 +367,16 @@ static size_t make_unions(const vertex_record *rec, size_t count,
             ++b;
         const uint32_t slots = union_slots(rec[a].k);
         if (!slots) continue;
-        for (size_t s = a; s < b; ++s) {
-            if (place[s] != PLACE_TAIL) continue;
+        /* The group's leftovers in sorted order: a window never walks over
+         * the exact chunks' records, however many there are. */
+        size_t nleft = 0;
+        for (size_t i = a; i < b; ++i)
+            if (place[i] == PLACE_TAIL) left[nleft++] = (uint32_t)i;
+        for (size_t at = 0; at < nleft; ++at) {
+            if (place[left[at]] != PLACE_TAIL) continue;
             union_chunk c;
-            if (!grow_union(rec, bits, place, s, b, slots, &c)) continue;
+            if (!grow_union(rec, bits, place, left, nleft, at, slots, &c))
+                continue;
             for (uint32_t i = 0; i < KERNEL_CHUNK; ++i)
                 place[c.member[i]] = PLACE_UNION;
             out[made++] = c;
@@ -479,12 +488,14 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
         mem_alloc(&s->alloc, chunked / KERNEL_CHUNK * sizeof *unions + 1);
     uint32_t *other = mem_alloc(&s->alloc, others * sizeof *other + 1);
     uint64_t *bits = mem_alloc(&s->alloc, chunked * sizeof *bits + 1);
+    uint32_t *left = mem_alloc(&s->alloc, chunked * sizeof *left + 1);
     /* Per group: vertices in union chunks of other groups, and vertices
      * outside the chunks (then the places of the others taken). */
     size_t *in_unions = mem_calloc(&s->alloc, s->groups, sizeof *in_unions);
     size_t *tails = mem_calloc(&s->alloc, s->groups, sizeof *tails);
     vs_result r = VS_OK;
-    if (!rec || !place || !unions || !other || !bits || !in_unions || !tails) {
+    if (!rec || !place || !unions || !other || !bits || !left || !in_unions ||
+        !tails) {
         r = out_of_memory(error);
         goto done;
     }
@@ -500,7 +511,8 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
     mark_exact_chunks(rec, count, place, s->chunk_count);
     memcpy(s->exact_chunks, s->chunk_count,
            s->groups * sizeof *s->exact_chunks);
-    const size_t union_count = make_unions(rec, count, place, bits, unions);
+    const size_t union_count =
+        make_unions(rec, count, place, bits, left, unions);
     for (size_t i = 0; i < union_count; ++i)
         ++s->chunk_count[unions[i].u];
     for (size_t i = 0; i < count; ++i) {
@@ -547,6 +559,7 @@ done:
     mem_free(&s->alloc, unions);
     mem_free(&s->alloc, other);
     mem_free(&s->alloc, bits);
+    mem_free(&s->alloc, left);
     mem_free(&s->alloc, in_unions);
     mem_free(&s->alloc, tails);
     return r;
