@@ -230,83 +230,15 @@ static void check_runs(const case_data *c, const vs_skin_stream *s, vs_isa isa,
                           flags, order, nt, lists, attrs);
 }
 
-static void streams_match_the_reference(void)
-{
-    static const size_t counts[] = {0, 1, 3, 7, 1001};
-    static const uint32_t ks[] = {1, 2, 3, 4, 5, 6, 7, 8, 12};
-    static const uint32_t joint_counts[] = {1, 256, 257, 1000};
-    unsigned combo = 0;
-    for (size_t ci = 0; ci < 5 * 2; ++ci)
-        for (size_t ki = 0; ki < 9; ++ki, ++combo) {
-            const int shared = ci >= 5;
-            random_mirror = combo % 3 == 1;
-            case_data c = {.n = counts[ci % 5],
-                           .k = ks[ki],
-                           .joint_count = joint_counts[combo % 4]};
-            const size_t n = c.n;
-            c.jm = malloc(c.joint_count * 16 * sizeof(float));
-            for (uint32_t j = 0; j < c.joint_count; ++j)
-                random_joint_matrix(c.jm + j * 16);
-            c.joints = malloc((n * c.k + 1) * sizeof(uint16_t));
-            c.weights = malloc((n * c.k + 1) * sizeof(float));
-            random_influences(n, c.k, c.joint_count, c.joints, c.weights);
-            if (shared) share_joints(n, c.k, c.joints);
-            c.pos = malloc((n * 3 + 1) * 4);
-            c.nrm = malloc((n * 3 + 1) * 4);
-            c.tan = malloc((n * 4 + 1) * 4);
-            c.rpos = malloc((n * 3 + 1) * 4);
-            c.rnrm = malloc((n * 3 + 1) * 4);
-            c.rtan = malloc((n * 4 + 1) * 4);
-            for (size_t i = 0; i < n * 3; ++i) {
-                c.pos[i] = rng_float(-3, 3);
-                c.nrm[i] = rng_float(-1, 1);
-            }
-            for (size_t i = 0; i < n * 4; ++i)
-                c.tan[i] = i % 4 == 3 ? (rng_u32() % 2 ? 1.0f : -1.0f)
-                                      : rng_float(-1, 1);
-            for (int unorm16 = 0; unorm16 < 2; ++unorm16)
-                for (uint32_t flags = 0; flags < 2; ++flags) {
-                    /* Random raw weights exceed 1 only in sums; each one is
-                     * in [0, 1], so unorm16 holds them. */
-                    vs_skin_stream_desc d = {
-                        .vertex_count = n,
-                        .influence_count = c.k,
-                        .joint_count = c.joint_count,
-                        .joints = c.joints,
-                        .weights = c.weights,
-                        .flags = flags,
-                        .weight_format = unorm16 ? VS_SKIN_WEIGHTS_UNORM16
-                                                 : VS_SKIN_WEIGHTS_FLOAT};
-                    vs_skin_stream *s = NULL;
-                    vs_error err;
-                    if (!(vs_skin_stream_create(&d, &s, &err) == VS_OK)) {
-                        CHECK_MSG(0, "create: %s", err.message);
-                        continue;
-                    }
-                    check_layout(&c, s, unorm16);
-                    reference(&c, flags, unorm16);
-                    for (size_t ii = 0; ii < ISA_COUNT; ++ii) {
-                        if (!vs_isa_supported(isas[ii])) continue;
-                        check_runs(&c, s, isas[ii], unorm16, flags, shared);
-                    }
-                    vs_skin_stream_free(s);
-                }
-            free(c.jm);
-            free(c.joints);
-            free(c.weights);
-            free(c.pos);
-            free(c.nrm);
-            free(c.tan);
-            free(c.rpos);
-            free(c.rnrm);
-            free(c.rtan);
-        }
-}
+/* Kinds of joint lists a case draws: random ones, lists shared by many
+ * vertices (exact chunks), and lists over so few joints that they seldom
+ * repeat but the stream forms union chunks (vertices of different lists
+ * blended as one chunk, weight 0 where a vertex lacks a slot's joint). */
+enum { LISTS_RANDOM, LISTS_SHARED, LISTS_DENSE };
 
-/* A case of n vertices with k influences over few joints: lists that
- * seldom repeat (few exact chunks) but draw on so few joints that the
- * stream forms union chunks. */
-static void dense_case(case_data *c, size_t n, uint32_t k, uint32_t joints)
+/* A case of n vertices with k influences over `joints` joints. */
+static void new_case(case_data *c, size_t n, uint32_t k, uint32_t joints,
+                     int lists)
 {
     *c = (case_data){.n = n, .k = k, .joint_count = joints};
     c->jm = malloc(joints * 16 * sizeof(float));
@@ -315,6 +247,7 @@ static void dense_case(case_data *c, size_t n, uint32_t k, uint32_t joints)
     c->joints = malloc((n * k + 1) * sizeof(uint16_t));
     c->weights = malloc((n * k + 1) * sizeof(float));
     random_influences(n, k, joints, c->joints, c->weights);
+    if (lists == LISTS_SHARED) share_joints(n, k, c->joints);
     c->pos = malloc((n * 3 + 1) * 4);
     c->nrm = malloc((n * 3 + 1) * 4);
     c->tan = malloc((n * 4 + 1) * 4);
@@ -343,47 +276,75 @@ static void free_case(case_data *c)
     free(c->rtan);
 }
 
-/* Union chunks (vertices of different joint lists blended as one chunk,
- * weight 0 where a vertex lacks a slot's joint) against the reference:
- * every kernel, order, attribute set, weight format and flag, cut into
- * ranges inside chunks; and a union chunk never has more slots than twice
- * its vertices' influences, nor more than the kernels blend at once. */
+/* The case's streams, both weight formats, raw and normalised weights,
+ * against the reference on every kernel. A dense case must form union
+ * chunks, none of more slots than twice its vertices' influences nor more
+ * than the kernels blend at once. */
+static void check_case(case_data *c, int lists)
+{
+    for (int unorm16 = 0; unorm16 < 2; ++unorm16)
+        for (uint32_t flags = 0; flags < 2; ++flags) {
+            /* Random raw weights exceed 1 only in sums; each one is in
+             * [0, 1], so unorm16 holds them. */
+            vs_skin_stream_desc d = {.vertex_count = c->n,
+                                     .influence_count = c->k,
+                                     .joint_count = c->joint_count,
+                                     .joints = c->joints,
+                                     .weights = c->weights,
+                                     .flags = flags,
+                                     .weight_format =
+                                         unorm16 ? VS_SKIN_WEIGHTS_UNORM16
+                                                 : VS_SKIN_WEIGHTS_FLOAT};
+            vs_skin_stream *s = NULL;
+            vs_error err;
+            if (!(vs_skin_stream_create(&d, &s, &err) == VS_OK)) {
+                CHECK_MSG(0, "create: %s", err.message);
+                continue;
+            }
+            if (lists == LISTS_DENSE) {
+                CHECK_MSG(union_chunks(s) > 0, "%u influences: no union chunk",
+                          c->k);
+                for (uint32_t k = 0; k <= s->max_k; ++k)
+                    CHECK(s->chunk_count[k] == s->exact_chunks[k] ||
+                          (k <= 2 * c->k && k <= 8));
+            }
+            check_layout(c, s, unorm16);
+            reference(c, flags, unorm16);
+            for (size_t ii = 0; ii < ISA_COUNT; ++ii) {
+                if (!vs_isa_supported(isas[ii])) continue;
+                check_runs(c, s, isas[ii], unorm16, flags, lists);
+            }
+            vs_skin_stream_free(s);
+        }
+}
+
+static void streams_match_the_reference(void)
+{
+    static const size_t counts[] = {0, 1, 3, 7, 1001};
+    static const uint32_t ks[] = {1, 2, 3, 4, 5, 6, 7, 8, 12};
+    static const uint32_t joint_counts[] = {1, 256, 257, 1000};
+    unsigned combo = 0;
+    for (size_t ci = 0; ci < 5 * 2; ++ci)
+        for (size_t ki = 0; ki < 9; ++ki, ++combo) {
+            const int lists = ci >= 5 ? LISTS_SHARED : LISTS_RANDOM;
+            random_mirror = combo % 3 == 1;
+            case_data c;
+            new_case(&c, counts[ci % 5], ks[ki], joint_counts[combo % 4],
+                     lists);
+            check_case(&c, lists);
+            free_case(&c);
+        }
+}
+
+/* Union chunks against the reference: every kernel, order, attribute set,
+ * weight format and flag, cut into ranges inside chunks. */
 static void union_chunks_match_the_reference(void)
 {
     static const uint32_t ks[] = {2, 3, 4, 5, 7};
     for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ++ki) {
         case_data c;
-        dense_case(&c, 1500, ks[ki], 11);
-        for (int unorm16 = 0; unorm16 < 2; ++unorm16)
-            for (uint32_t flags = 0; flags < 2; ++flags) {
-                vs_skin_stream_desc d = {.vertex_count = c.n,
-                                         .influence_count = c.k,
-                                         .joint_count = c.joint_count,
-                                         .joints = c.joints,
-                                         .weights = c.weights,
-                                         .flags = flags,
-                                         .weight_format =
-                                             unorm16 ? VS_SKIN_WEIGHTS_UNORM16
-                                                     : VS_SKIN_WEIGHTS_FLOAT};
-                vs_skin_stream *s = NULL;
-                vs_error err;
-                if (!(vs_skin_stream_create(&d, &s, &err) == VS_OK)) {
-                    CHECK_MSG(0, "create: %s", err.message);
-                    continue;
-                }
-                CHECK_MSG(union_chunks(s) > 0, "%u influences: no union chunk",
-                          c.k);
-                for (uint32_t k = 0; k <= s->max_k; ++k)
-                    CHECK(s->chunk_count[k] == s->exact_chunks[k] ||
-                          (k <= 2 * c.k && k <= 8));
-                check_layout(&c, s, unorm16);
-                reference(&c, flags, unorm16);
-                for (size_t ii = 0; ii < ISA_COUNT; ++ii) {
-                    if (!vs_isa_supported(isas[ii])) continue;
-                    check_runs(&c, s, isas[ii], unorm16, flags, 2);
-                }
-                vs_skin_stream_free(s);
-            }
+        new_case(&c, 1500, ks[ki], 11, LISTS_DENSE);
+        check_case(&c, LISTS_DENSE);
         free_case(&c);
     }
 }
@@ -394,7 +355,7 @@ static void union_chunks_match_the_reference(void)
 static void union_chunks_skip_a_matrix_that_is_not_finite(void)
 {
     case_data c;
-    dense_case(&c, 1500, 4, 11);
+    new_case(&c, 1500, 4, 11, LISTS_DENSE);
     const vs_skin_stream_desc d = {.vertex_count = c.n,
                                    .influence_count = c.k,
                                    .joint_count = c.joint_count,
