@@ -358,8 +358,6 @@ static size_t make_unions(const vertex_record *rec, size_t count,
                           uint8_t *place, uint64_t *bits, uint32_t *left,
                           union_chunk *out)
 {
-    for (size_t i = 0; i < count; ++i)
-        bits[i] = joint_bits(&rec[i]);
     size_t made = 0;
     for (size_t a = 0, b; a < count; a = b) {
         b = a;
@@ -371,7 +369,10 @@ static size_t make_unions(const vertex_record *rec, size_t count,
          * the exact chunks' records, however many there are. */
         size_t nleft = 0;
         for (size_t i = a; i < b; ++i)
-            if (place[i] == PLACE_TAIL) left[nleft++] = (uint32_t)i;
+            if (place[i] == PLACE_TAIL) {
+                left[nleft++] = (uint32_t)i;
+                bits[i] = joint_bits(&rec[i]);
+            }
         for (size_t at = 0; at < nleft; ++at) {
             if (place[left[at]] != PLACE_TAIL) continue;
             union_chunk c;
@@ -406,31 +407,26 @@ static void emit_records(vs_skin_stream *s, const vertex_record *rec,
                          size_t count, const uint8_t *place,
                          const union_chunk *unions, size_t union_count)
 {
-    size_t chunk = 0, tail = 0;
-    for (size_t a = 0, b; a < count; a = b) {
-        const uint32_t k = rec[a].k;
-        if (a == 0 || rec[a - 1].k != k) chunk = tail = 0;
-        b = run_end(rec, count, a);
-        for (size_t i = a; i < b; ++i) {
-            const vertex_record *r = &rec[i];
-            if (place[i] == PLACE_EXACT) {
-                put_chunk_lane(s, k, chunk + (i - a) / KERNEL_CHUNK,
-                               (i - a) % KERNEL_CHUNK, r->joint, r);
-            } else if (place[i] == PLACE_TAIL) {
-                s->order[skin_stream_tail_start(s, k) + tail] = r->v;
-                for (uint32_t j = 0; j < k; ++j) {
-                    const size_t at = s->group_data[k] + tail * k + j;
-                    put_joint(s, s->joints, at, r->joint[j]);
-                    put_weight(s, s->weights, at, r->weight[j]);
-                }
-                ++tail;
+    /* Per group, the exact chunks' records emitted so far (whole runs of
+     * KERNEL_CHUNK, in order) and the tail's. */
+    size_t exact = 0, tail = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const vertex_record *r = &rec[i];
+        const uint32_t k = r->k;
+        if (i == 0 || rec[i - 1].k != k) exact = tail = 0;
+        if (place[i] == PLACE_EXACT) {
+            put_chunk_lane(s, k, exact / KERNEL_CHUNK, exact % KERNEL_CHUNK,
+                           r->joint, r);
+            ++exact;
+        } else if (place[i] == PLACE_TAIL) {
+            s->order[skin_stream_tail_start(s, k) + tail] = r->v;
+            for (uint32_t j = 0; j < k; ++j) {
+                const size_t at = s->group_data[k] + tail * k + j;
+                put_joint(s, s->joints, at, r->joint[j]);
+                put_weight(s, s->weights, at, r->weight[j]);
             }
+            ++tail;
         }
-        /* Exact chunks take a run's first records (mark_exact_chunks). */
-        size_t whole = 0;
-        while (a + whole < b && place[a + whole] == PLACE_EXACT)
-            ++whole;
-        chunk += whole / KERNEL_CHUNK;
     }
     size_t next[KERNEL_MAX_STAGED + 1] = {0};
     for (size_t i = 0; i < union_count; ++i) {

@@ -59,6 +59,15 @@ static inline size_t skin_stream_weight_size(const struct vs_skin_stream *s)
     return s->unorm16 ? 2 : 4;
 }
 
+/* How many union chunks the stream has, in all groups. */
+static inline size_t skin_stream_union_chunks(const struct vs_skin_stream *s)
+{
+    size_t count = 0;
+    for (uint32_t k = 0; k <= s->max_k; ++k)
+        count += s->chunk_count[k] - s->exact_chunks[k];
+    return count;
+}
+
 /* The first stream position of group k's union chunks. */
 static inline size_t skin_stream_union_start(const struct vs_skin_stream *s,
                                              uint32_t k)

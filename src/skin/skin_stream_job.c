@@ -204,42 +204,31 @@ static size_t chunk_block(size_t lane0, size_t left)
     return left >= KERNEL_CHUNK ? left - left % KERNEL_CHUNK : left;
 }
 
-/* Stages lanes [lane0, lane0 + n) of group k's chunks as a tail's
- * influences are staged, a zero weight pointing at kernel_zero_matrix. A
- * union chunk's lane has weight 0 for the joints its vertex lacks: where a
- * joint matrix is not finite, 0 x inf would poison the chunk's blend,
- * where the reference skips the influence, so such a job blends them
- * this way. */
-static void stage_chunk_lanes(const vs_skin_stream *s, const float *palette,
-                              uint32_t k, size_t lane0, size_t n,
-                              kernel_scratch *sc)
+/* Stages lanes [lane0, lane0 + n) of a group's chunks (src, k joints
+ * each) as a tail's influences are staged, a zero weight pointing at
+ * kernel_zero_matrix. A union chunk's lane has weight 0 for the joints its
+ * vertex lacks: where a joint matrix is not finite, 0 x inf would poison
+ * the chunk's blend, where the reference skips the influence, so such a
+ * job blends them this way. */
+static void stage_chunk_lanes(const kernel_chunk_src *src, uint32_t k,
+                              size_t lane0, size_t n, kernel_scratch *sc)
 {
     for (size_t i = 0; i < n; ++i) {
         const size_t c = (lane0 + i) / KERNEL_CHUNK,
                      lane = (lane0 + i) % KERNEL_CHUNK;
         for (uint32_t j = 0; j < k; ++j) {
-            const size_t at = s->chunk_at[k] + c * k + j;
-            const size_t joint = s->u8_joints
-                                     ? ((const uint8_t *)s->chunk_joints)[at]
-                                     : ((const uint16_t *)s->chunk_joints)[at];
-            const size_t wat = at * KERNEL_CHUNK + lane;
+            const size_t at = c * k + j;
+            const void *wp = kernel_element(
+                src->weights, at * KERNEL_CHUNK + lane, src->unorm16 ? 2 : 4);
             const float w =
-                s->unorm16 ? (float)((const uint16_t *)s->chunk_weights)[wat] *
-                                 (1.0f / 65535.0f)
-                           : ((const float *)s->chunk_weights)[wat];
-            sc->jm[i * k + j] =
-                w != 0.0f ? palette + joint * 16 : kernel_zero_matrix;
+                src->unorm16 ? (float)*(const uint16_t *)wp * (1.0f / 65535.0f)
+                             : *(const float *)wp;
+            sc->jm[i * k + j] = w != 0.0f
+                                    ? kernel_chunk_joint(src, src->palette, at)
+                                    : kernel_zero_matrix;
             sc->w[i * k + j] = w;
         }
     }
-}
-
-/* Whether the stream has union chunks (skin_stream_internal.h). */
-static bool has_union_chunks(const vs_skin_stream *s)
-{
-    for (uint32_t k = 0; k <= s->max_k; ++k)
-        if (s->chunk_count[k] != s->exact_chunks[k]) return true;
-    return false;
 }
 
 static stage_fn stage_for(const vs_skin_stream *s)
@@ -291,7 +280,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
      * matrix that is not finite (stage_chunk_lanes). The whole job decides,
      * so that no cut of the range changes a float. */
     const bool unions_as_chunks =
-        !has_union_chunks(s) ||
+        !skin_stream_union_chunks(s) ||
         kernel_palette_finite(job->joint_matrices, s->joint_count);
     const size_t end = job->first_vertex + job->vertex_count;
     /* Stream order visits consecutive vertices: relative indices and the
@@ -343,7 +332,7 @@ vs_result vs_skin_stream_job_run(const vs_skin_stream_job *job, vs_error *error)
             const size_t n = left < KERNEL_BLOCK ? left : KERNEL_BLOCK;
             kernel_io at;
             block_indices(s, &io, source, pos, n, sc.vi, &held, &at);
-            stage_chunk_lanes(s, palette, k, pos - s->group_start[k], n, &sc);
+            stage_chunk_lanes(&chunks, k, pos - s->group_start[k], n, &sc);
             ops->blend(n, k, sc.jm, sc.w, sc.idw, sc.mat, 0);
             ops->transform(&at, sc.vi, n, sc.mat);
             pos += n;

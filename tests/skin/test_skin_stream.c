@@ -187,15 +187,6 @@ static void check_layout(const case_data *c, const vs_skin_stream *s,
           per_influence * 2 * c->k + 1e-9);
 }
 
-/* Chunks whose lanes' joint lists differ (skin_stream_internal.h). */
-static size_t union_chunks(const vs_skin_stream *s)
-{
-    size_t count = 0;
-    for (uint32_t k = 0; k <= s->max_k; ++k)
-        count += s->chunk_count[k] - s->exact_chunks[k];
-    return count;
-}
-
 /* Vertices that share their joints, as real skins do (CesiumMan: 54
  * distinct joint lists for 3273 vertices), so the stream forms chunks:
  * each vertex takes the joints of one of three template vertices, its
@@ -302,8 +293,8 @@ static void check_case(case_data *c, int lists)
                 continue;
             }
             if (lists == LISTS_DENSE) {
-                CHECK_MSG(union_chunks(s) > 0, "%u influences: no union chunk",
-                          c->k);
+                CHECK_MSG(skin_stream_union_chunks(s) > 0,
+                          "%u influences: no union chunk", c->k);
                 for (uint32_t k = 0; k <= s->max_k; ++k)
                     CHECK(s->chunk_count[k] == s->exact_chunks[k] ||
                           (k <= 2 * c->k && k <= 8));
@@ -509,7 +500,7 @@ static void parallel_run(int dense)
                                    .weights = weights};
     vs_skin_stream *s = NULL;
     CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
-    CHECK(!s || !dense || union_chunks(s) > 0);
+    CHECK(!s || !dense || skin_stream_union_chunks(s) > 0);
     int differing = 0;
     for (uint32_t threads = 2; s && threads <= 4; ++threads) {
         vs_context *ctx = NULL;
