@@ -47,8 +47,11 @@
 
 KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m512 m[12])
 {
-    /* t[g][r]: lane c = column c, row r, of vertices 4g..4g+3. */
+    /* t[g][r]: lane c = column c, row r, of vertices 4g..4g+3. Both loops
+     * unrolled, so that t lives in registers: left as loops, GCC kept it
+     * on the stack, a store and a load of every vector per step. */
     __m512 t[4][4];
+    KERNEL_UNROLL
     for (int g = 0; g < 4; ++g) {
         __m512 a = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 0));
         __m512 b = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 1));
@@ -61,6 +64,7 @@ KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m512 m[12])
         t[g][2] = _mm512_shuffle_ps(t1, t3, 0x44);
         t[g][3] = _mm512_shuffle_ps(t1, t3, 0xEE);
     }
+    KERNEL_UNROLL
     for (int r = 0; r < 3; ++r) {
         __m512 u0 = _mm512_shuffle_f32x4(t[0][r], t[1][r], 0x44);
         __m512 u1 = _mm512_shuffle_f32x4(t[0][r], t[1][r], 0xEE);
@@ -80,9 +84,38 @@ KERNEL_INLINE __m512 join4(__m128 a, __m128 b, __m128 c, __m128 d)
         _mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi), 1));
 }
 
+/* 16 consecutive packed vertices (48 floats, three 512-bit loads) as x, y
+ * and z: each is two two-source permutes, the first over loads 0 and 1, the
+ * second taking the last lanes from load 2. Six permutes where gathering
+ * four vertices at a time spent 28 shuffles and 9 inserts. */
 KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
                          __m512 *x, __m512 *y, __m512 *z)
 {
+    if (a->in_packed && n >= 16) {
+        const float *p = (const float *)(const void *)(a->in + vi[0] * 12);
+        const __m512 u0 = _mm512_loadu_ps(p), u1 = _mm512_loadu_ps(p + 16),
+                     u2 = _mm512_loadu_ps(p + 32);
+        /* Component c of vertex i is float 3i + c of the 48. */
+        const __m512i x01 = _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24,
+                                              27, 30, 0, 0, 0, 0, 0),
+                      y01 = _mm512_setr_epi32(1, 4, 7, 10, 13, 16, 19, 22, 25,
+                                              28, 31, 0, 0, 0, 0, 0),
+                      z01 = _mm512_setr_epi32(2, 5, 8, 11, 14, 17, 20, 23, 26,
+                                              29, 0, 0, 0, 0, 0, 0);
+        const __m512i x2 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                             17, 20, 23, 26, 29),
+                      y2 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                             18, 21, 24, 27, 30),
+                      z2 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16,
+                                             19, 22, 25, 28, 31);
+        *x =
+            _mm512_permutex2var_ps(_mm512_permutex2var_ps(u0, x01, u1), x2, u2);
+        *y =
+            _mm512_permutex2var_ps(_mm512_permutex2var_ps(u0, y01, u1), y2, u2);
+        *z =
+            _mm512_permutex2var_ps(_mm512_permutex2var_ps(u0, z01, u1), z2, u2);
+        return;
+    }
     __m128 gx[4], gy[4], gz[4];
     for (int g = 0; g < 4; ++g)
         x86_gather4(a, vi + 4 * g, n > 4u * g ? n - 4u * g : 0, &gx[g], &gy[g],
@@ -92,9 +125,37 @@ KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
     *z = join4(gz[0], gz[1], gz[2], gz[3]);
 }
 
+/* The inverse of load3's packed path: each 512-bit store is x and y
+ * interleaved by one permute, z put in by a second. Streamed stores go
+ * through x86_scatter4, which knows them. */
 KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m512 x, __m512 y, __m512 z)
 {
+    if (a->out_packed && !a->nt && n >= 16) {
+        float *p = (float *)(void *)(a->out + vi[0] * 12);
+        /* Float e of the 48 is component e % 3 of vertex e / 3: the first
+         * permute takes x (0-15) and y (16-31), leaving z's places, the
+         * second keeps those (0-15) and takes z (16-31). */
+        const __m512i xy0 = _mm512_setr_epi32(0, 16, 0, 1, 17, 0, 2, 18, 0, 3,
+                                              19, 0, 4, 20, 0, 5),
+                      z0 = _mm512_setr_epi32(0, 1, 16, 3, 4, 17, 6, 7, 18, 9,
+                                             10, 19, 12, 13, 20, 15),
+                      xy1 = _mm512_setr_epi32(21, 0, 6, 22, 0, 7, 23, 0, 8, 24,
+                                              0, 9, 25, 0, 10, 26),
+                      z1 = _mm512_setr_epi32(0, 21, 2, 3, 22, 5, 6, 23, 8, 9,
+                                             24, 11, 12, 25, 14, 15),
+                      xy2 = _mm512_setr_epi32(0, 11, 27, 0, 12, 28, 0, 13, 29,
+                                              0, 14, 30, 0, 15, 31, 0),
+                      z2 = _mm512_setr_epi32(26, 1, 2, 27, 4, 5, 28, 7, 8, 29,
+                                             10, 11, 30, 13, 14, 31);
+        _mm512_storeu_ps(p, _mm512_permutex2var_ps(
+                                _mm512_permutex2var_ps(x, xy0, y), z0, z));
+        _mm512_storeu_ps(p + 16, _mm512_permutex2var_ps(
+                                     _mm512_permutex2var_ps(x, xy1, y), z1, z));
+        _mm512_storeu_ps(p + 32, _mm512_permutex2var_ps(
+                                     _mm512_permutex2var_ps(x, xy2, y), z2, z));
+        return;
+    }
     x86_scatter4(a, vi, n, _mm512_extractf32x4_ps(x, 0),
                  _mm512_extractf32x4_ps(y, 0), _mm512_extractf32x4_ps(z, 0));
     if (n > 4)
