@@ -702,10 +702,34 @@ static void one_influence_whole_blocks_match_the_reference(void)
     free(rtan);
 }
 
+/* Some vertices of m given weights that every blend mode and path meets:
+ * all zero (unskinned: the identity term), negative or tiny sums (the
+ * vertex-by-vertex path), one weight 0 (its joint's matrix skipped where
+ * the palette is not finite). */
+static void odd_weights(mesh *m)
+{
+    for (size_t v = 0; v < m->count; ++v) {
+        float *w = m->weights + v * m->k;
+        if (v % 97 == 5)
+            for (uint32_t j = 0; j < m->k; ++j)
+                w[j] = 0.0f;
+        else if (v % 89 == 7)
+            w[0] = -0.25f;
+        else if (v % 83 == 11)
+            for (uint32_t j = 0; j < m->k; ++j)
+                w[j] = 1e-39f;
+        else if (v % 7 == 3)
+            w[m->k - 1] = 0.0f;
+    }
+}
+
 /* VS_ISA_AUTO on a CPU with AVX-512VL runs the AVX2 kernel built with 32
  * registers (transforms, stream chunks, the one-influence blend pass): the
  * same operations as VS_ISA_AVX2's 16-register build, so the same floats,
- * for 1-8 influences and every attribute set. */
+ * for 1-8 influences,
+ * every attribute set, normalised and raw weights, every blend mode
+ * (unskinned vertices, odd sums) and a palette with a NaN matrix behind
+ * zero weights. */
 static void auto_build_gives_the_avx2_floats(void)
 {
     if (!vs_isa_supported(VS_ISA_AVX2)) {
@@ -716,29 +740,34 @@ static void auto_build_gives_the_avx2_floats(void)
     float *a = malloc(N * 10 * sizeof(float)),
           *b = malloc(N * 10 * sizeof(float));
     int differing = 0;
-    for (uint32_t k = 1; k <= 8; ++k) {
-        mesh m = make_mesh(N, k, 40);
-        for (int attrs = 0; attrs < 3; ++attrs) {
-            float *out[2] = {a, b};
-            for (int run = 0; run < 2; ++run) {
-                memset(out[run], 0, N * 10 * sizeof(float));
-                vs_skinning_job job = mesh_job(&m, out[run]);
-                if (attrs >= 1) {
-                    job.in_normals = m.nrm;
-                    job.out_normals = out[run] + 3 * N;
+    for (uint32_t k = 1; k <= 8; ++k)
+        for (int weights = 0; weights < 3; ++weights) {
+            mesh m = make_mesh(N, k, 40);
+            if (weights >= 1) odd_weights(&m);
+            if (weights == 2) m.jm[16 * 3 + 5] = NAN;
+            for (int attrs = 0; attrs < 3; ++attrs)
+                for (int raw = 0; raw < 2; ++raw) {
+                    float *out[2] = {a, b};
+                    for (int run = 0; run < 2; ++run) {
+                        memset(out[run], 0, N * 10 * sizeof(float));
+                        vs_skinning_job job = mesh_job(&m, out[run]);
+                        if (attrs >= 1) {
+                            job.in_normals = m.nrm;
+                            job.out_normals = out[run] + 3 * N;
+                        }
+                        if (attrs >= 2) {
+                            job.in_tangents = m.tan;
+                            job.out_tangents = out[run] + 6 * N;
+                            job.tangent_components = 4;
+                        }
+                        job.flags = raw ? VS_SKIN_RAW_WEIGHTS : 0;
+                        job.isa = run ? VS_ISA_AUTO : VS_ISA_AVX2;
+                        CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+                    }
+                    differing += memcmp(a, b, N * 10 * sizeof(float)) != 0;
                 }
-                if (attrs >= 2) {
-                    job.in_tangents = m.tan;
-                    job.out_tangents = out[run] + 6 * N;
-                    job.tangent_components = 4;
-                }
-                job.isa = run ? VS_ISA_AUTO : VS_ISA_AVX2;
-                CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
-            }
-            differing += memcmp(a, b, N * 10 * sizeof(float)) != 0;
+            free_mesh(&m);
         }
-        free_mesh(&m);
-    }
     CHECK_MSG(differing == 0, "%d jobs differ between AUTO and AVX2",
               differing);
     free(a);
