@@ -22,11 +22,12 @@
 #include "skin/lbs/kernel_x86_io.h"
 
 #define W 16
-/* job_scales divides 8 sums at once, as the AVX2 kernel does
- * (kernel_soa.h). */
-#define KERNEL_SCALE_LANES 8
 #define V __m512
 #define NAME(x) avx512_##x
+/* The AVX2 kernel's weight sums (and so its 8-lane job_scales): with the
+ * blend's two FMA chains and the sign flip below, this kernel gives the AVX2
+ * kernel's floats. */
+#include "skin/lbs/kernel_avx2_sums.h"
 #define VSET1(x) _mm512_set1_ps(x)
 #define VADD(a, b) _mm512_add_ps(a, b)
 #define VSUB(a, b) _mm512_sub_ps(a, b)
@@ -40,10 +41,13 @@
             _mm512_cmp_ps_mask(len2, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ),     \
         x)
 
+/* The sign bit flipped, as the AVX2 kernel does (0 - x would turn +0 into
+ * +0, not -0). */
 #define VNEG_IF_NEG(x, det)                                                    \
-    _mm512_mask_sub_ps(                                                        \
-        x, _mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),           \
-        _mm512_setzero_ps(), x)
+    _mm512_castsi512_ps(_mm512_mask_xor_epi32(                                 \
+        _mm512_castps_si512(x),                                                \
+        _mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),              \
+        _mm512_castps_si512(x), _mm512_set1_epi32(INT32_MIN)))
 
 KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m512 m[12])
 {
@@ -183,9 +187,18 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
         c = _mm512_load_ps(out);
     else if (mode == BLEND_SET)
         c = _mm512_mul_ps(_mm512_set1_ps(idw), id);
+    /* Even and odd influences on two FMA chains, summed at the end: the
+     * AVX2 kernel's order for each of the 16 entries, so its floats. */
+    __m512 d = _mm512_setzero_ps();
     KERNEL_UNROLL
-    for (unsigned j = 0; j < k; ++j)
-        c = _mm512_fmadd_ps(_mm512_set1_ps(w[j]), _mm512_loadu_ps(jm[j]), c);
+    for (unsigned j = 0; j < k; ++j) {
+        const __m512 wj = _mm512_set1_ps(w[j]);
+        if (j % 2 == 0)
+            c = _mm512_fmadd_ps(wj, _mm512_loadu_ps(jm[j]), c);
+        else
+            d = _mm512_fmadd_ps(wj, _mm512_loadu_ps(jm[j]), d);
+    }
+    if (k >= 2) c = _mm512_add_ps(c, d);
     if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY)
         c = _mm512_mul_ps(c, _mm512_set1_ps(scale));
     if (mode == BLEND_SCALED_IDENTITY)
