@@ -62,8 +62,8 @@ const kernel_ops *kernel_ops_for(vs_isa isa)
     case VS_ISA_AVX512:
         return cpu_has(isa) ? kernel_ops_avx512() : NULL;
     case VS_ISA_AUTO: {
-        /* The AVX2 kernel, its transforms in 32 registers where AVX-512VL
-         * gives them (kernel_avx2_wide.c). */
+        /* The best ISA's kernel; the AVX2 one with its transforms in 32
+         * registers where AVX-512VL gives them (kernel_avx2_wide.c). */
         const vs_isa best = vs_cpu_best_isa();
         if (best == VS_ISA_AVX2 && kernel_cpu_has_avx512vl())
             return kernel_ops_avx2_wide();
@@ -74,17 +74,37 @@ const kernel_ops *kernel_ops_for(vs_isa isa)
     }
 }
 
-/* AVX2 comes before AVX-512: on the one AVX-512 CPU measured (AMD EPYC,
- * Zen 4, 512-bit ops split in two) the AVX-512 kernel was at best as fast as
- * the AVX2 one, up to 2x slower depending on what ran before it, and it left
- * the SSE code that ran after it about 3x slower.
- * VS_ISA_AVX512 stays available on request (see docs/skinning.md). */
+/* Whether the AVX-512 kernel is the faster one on this CPU: an AMD CPU
+ * after family 19h (Zen 5 on, whose units are 512 bits wide) with
+ * AVX-512VL. On Zen 4 (family 19h, 512-bit operations split in two) it
+ * measured at best as fast as the AVX2 kernel, up to 2x slower depending on
+ * what ran before it, and left the SSE code run after it about 3x slower;
+ * Intel's AVX-512 CPUs are not measured. Both kernels give the same floats
+ * (test_simd_kernels), so this choice changes speed only. libgcc's cached
+ * CPU model answers, not a cpuid per call (a VM exit in a guest). */
+static bool avx512_is_faster(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    return __builtin_cpu_is("amd") && !__builtin_cpu_is("amdfam10h") &&
+           !__builtin_cpu_is("amdfam15h") && !__builtin_cpu_is("amdfam17h") &&
+           !__builtin_cpu_is("amdfam19h") && kernel_cpu_has_avx512vl();
+#else
+    return false;
+#endif
+}
+
+/* AVX2 comes before AVX-512 except where AVX-512 measured faster
+ * (avx512_is_faster). VS_ISA_AVX512 stays available on request (see
+ * docs/skinning.md). */
 vs_isa vs_cpu_best_isa(void)
 {
-    static const vs_isa fastest_first[] = {VS_ISA_AVX2, VS_ISA_AVX512,
-                                           VS_ISA_SSE2};
-    for (size_t i = 0; i < sizeof fastest_first / sizeof *fastest_first; ++i)
-        if (kernel_ops_for(fastest_first[i])) return fastest_first[i];
+    static const vs_isa avx2_first[] = {VS_ISA_AVX2, VS_ISA_AVX512,
+                                        VS_ISA_SSE2},
+                        avx512_first[] = {VS_ISA_AVX512, VS_ISA_AVX2,
+                                          VS_ISA_SSE2};
+    const vs_isa *order = avx512_is_faster() ? avx512_first : avx2_first;
+    for (size_t i = 0; i < 3; ++i)
+        if (kernel_ops_for(order[i])) return order[i];
     return VS_ISA_PORTABLE;
 }
 
