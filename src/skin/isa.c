@@ -103,7 +103,7 @@ vs_isa vs_cpu_best_isa(void)
                         avx512_first[] = {VS_ISA_AVX512, VS_ISA_AVX2,
                                           VS_ISA_SSE2};
     const vs_isa *order = avx512_is_faster() ? avx512_first : avx2_first;
-    for (size_t i = 0; i < 3; ++i)
+    for (size_t i = 0; i < sizeof avx2_first / sizeof *avx2_first; ++i)
         if (kernel_ops_for(order[i])) return order[i];
     return VS_ISA_PORTABLE;
 }

@@ -2,7 +2,10 @@
 /* The AVX-512F kernel: 16 vertices per step. A vertex's 4x4 matrix is one
  * 512-bit register (one FMA per influence); 4x4 transposes inside the
  * 128-bit lanes and a 4x4 transpose of the lanes turn 16 vertices into
- * structure-of-arrays. Run only when the CPU reports AVX-512F. */
+ * structure-of-arrays. Every vertex goes through the AVX2 kernel's
+ * operations in the AVX2 kernel's order, so the floats are the same and
+ * VS_ISA_AUTO may take either (isa.c). Run only when the CPU reports
+ * AVX-512F. */
 #include "skin/lbs/kernel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
