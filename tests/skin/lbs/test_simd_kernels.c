@@ -723,6 +723,27 @@ static void odd_weights(mesh *m)
     }
 }
 
+/* Runs the whole mesh on isa into out (positions, then normals with attrs
+ * >= 1, then tangents with attrs >= 2, N floats apart per component). */
+static void run_into(const mesh *m, vs_isa isa, int attrs, bool raw, float *out)
+{
+    const size_t n = m->count;
+    memset(out, 0, n * 10 * sizeof(float));
+    vs_skinning_job job = mesh_job(m, out);
+    if (attrs >= 1) {
+        job.in_normals = m->nrm;
+        job.out_normals = out + 3 * n;
+    }
+    if (attrs >= 2) {
+        job.in_tangents = m->tan;
+        job.out_tangents = out + 6 * n;
+        job.tangent_components = 4;
+    }
+    job.flags = raw ? VS_SKIN_RAW_WEIGHTS : 0;
+    job.isa = isa;
+    CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+}
+
 /* The kernels with FMA give the same floats: VS_ISA_AUTO on a CPU with
  * AVX-512VL runs the AVX2 kernel built with 32 registers (transforms,
  * stream chunks, the one-influence blend pass), the same operations as
@@ -749,35 +770,21 @@ static void fma_kernels_give_the_avx2_floats(void)
             if (weights >= 1) odd_weights(&m);
             if (weights == 2) m.jm[16 * 3 + 5] = NAN;
             for (int attrs = 0; attrs < 3; ++attrs)
-                for (int raw = 0; raw < 2; ++raw)
-                    for (int run = -1; run < 2; ++run) {
-                        const vs_isa isa = run < 0 ? VS_ISA_AVX2 : others[run];
-                        if (!vs_isa_supported(isa)) continue;
-                        float *out = run < 0 ? want : got;
-                        memset(out, 0, N * 10 * sizeof(float));
-                        vs_skinning_job job = mesh_job(&m, out);
-                        if (attrs >= 1) {
-                            job.in_normals = m.nrm;
-                            job.out_normals = out + 3 * N;
-                        }
-                        if (attrs >= 2) {
-                            job.in_tangents = m.tan;
-                            job.out_tangents = out + 6 * N;
-                            job.tangent_components = 4;
-                        }
-                        job.flags = raw ? VS_SKIN_RAW_WEIGHTS : 0;
-                        job.isa = isa;
-                        CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
-                        if (run >= 0 &&
-                            memcmp(want, got, N * 10 * sizeof(float))) {
-                            if (!differing++)
-                                fprintf(stderr,
-                                        "  first: isa %s, %u influences, "
-                                        "weights %d, attrs %d, raw %d\n",
-                                        vs_isa_name(isa), ks[ki], weights,
-                                        attrs, raw);
-                        }
+                for (int raw = 0; raw < 2; ++raw) {
+                    run_into(&m, VS_ISA_AVX2, attrs, raw, want);
+                    for (size_t oi = 0; oi < 2; ++oi) {
+                        if (!vs_isa_supported(others[oi])) continue;
+                        run_into(&m, others[oi], attrs, raw, got);
+                        if (!memcmp(want, got, N * 10 * sizeof(float)))
+                            continue;
+                        if (!differing++)
+                            fprintf(stderr,
+                                    "  first: isa %s, %u influences, "
+                                    "weights %d, attrs %d, raw %d\n",
+                                    vs_isa_name(others[oi]), ks[ki], weights,
+                                    attrs, raw);
                     }
+                }
             free_mesh(&m);
         }
     CHECK_MSG(differing == 0, "%d jobs differ from AVX2's floats", differing);
