@@ -125,6 +125,12 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
             /* A bad joint index: the reference finishes from this block,
              * so the error and what was written before it are exactly its
              * own. */
+            if (ops->skin_job) {
+                const int f = ops->skin_job(&small, io, s.vi, base, n);
+                if (f == KERNEL_BAD_INDEX)
+                    return skinning_job_reference_from(job, base, error);
+                if (f == KERNEL_BLENDED) continue;
+            }
             const int r = ops->blend_job(&small, base, n, s.mat, s.mp, s.idw);
             if (KERNEL_RESULT(r) == KERNEL_BAD_INDEX)
                 return skinning_job_reference_from(job, base, error);

@@ -256,6 +256,8 @@ enum { KERNEL_BAD_INDEX, KERNEL_BLENDED, KERNEL_POINTED, KERNEL_JOINTS };
  * vertex, marked by idw[i] = 1 (kernel_keep_inputs). */
 #define KERNEL_UNSKINNED 4
 #define KERNEL_RESULT(r) ((r)&3)
+/* kernel_ops.skin_job leaves the block to blend_job and transform. */
+#define KERNEL_DECLINED 8
 
 typedef struct kernel_ops {
     unsigned width; /* vertices per step: a divisor of KERNEL_BLOCK */
@@ -309,6 +311,15 @@ typedef struct kernel_ops {
     void (*transform_chunks)(const kernel_io *io, const size_t *vi, size_t n,
                              unsigned k, const kernel_chunk_src *src,
                              size_t lane0);
+    /* Optional (NULL where a kernel has none): blend_job and transform in
+     * one pass for the vertices [base, base + n) of a plain job, vertex i
+     * at vi[i], each vertex's matrix blended in registers where the
+     * transform loads it, never stored. Returns KERNEL_BLENDED (done),
+     * KERNEL_BAD_INDEX (as blend_job; nothing written) or KERNEL_DECLINED
+     * (nothing written: a case it does not take, which blend_job and
+     * transform do). */
+    int (*skin_job)(const kernel_job_src *src, const kernel_io *io,
+                    const size_t *vi, size_t base, size_t n);
 } kernel_ops;
 
 /* NULL when the ISA is not compiled in or the CPU lacks it. */
@@ -462,13 +473,19 @@ enum {
      * to 1, read straight from the caller's joints; writing each vertex's
      * pointer first and reading it back weighs on a job that does little
      * else per vertex (positions alone, most of all). */
-    MATS_JOINTS
+    MATS_JOINTS,
+    /* MATS_FUSED + k: scale[i] * sum_j w[i * k + j] * the matrix at byte
+     * offset off[i * k + j] of the palette, blended where it is loaded
+     * (kernel_ops.skin_job; only kernels that have one know it). */
+    MATS_FUSED
 };
 typedef struct kernel_mats {
     const float *mat;
     const float *const *mp;
     const float *palette;
     const uint16_t *joints;
+    const uint32_t *off;
+    const float *w, *scale;
 } kernel_mats;
 
 static inline __attribute__((always_inline)) const float *

@@ -43,7 +43,8 @@ void kernel_avx2_transform_chunks(const kernel_io *io, const size_t *vi,
 #define AVX2_OPS(chunks)                                                       \
     {                                                                          \
         8, avx2_blend, avx2_transform, avx2_transform_pointed,                 \
-            avx2_transform_joints, avx2_blend_stream, avx2_blend_job, chunks   \
+            avx2_transform_joints, avx2_blend_stream, avx2_blend_job, chunks,  \
+            NULL                                                               \
     }
 
 const kernel_ops *kernel_ops_avx2(void)
@@ -72,7 +73,8 @@ const kernel_ops *kernel_ops_avx2_wide(void)
                                    kernel_avx2_wide_transform_joints,
                                    avx2_blend_stream,
                                    wide_blend_job,
-                                   kernel_avx2_wide_transform_chunks};
+                                   kernel_avx2_wide_transform_chunks,
+                                   NULL};
     return &ops;
 }
 

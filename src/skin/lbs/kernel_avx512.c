@@ -52,6 +52,39 @@
         _mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),              \
         _mm512_castps_si512(x), _mm512_set1_epi32(INT32_MIN)))
 
+/* c + sum_j w[j] * jm[j] with even and odd influences on two FMA chains
+ * (c and a zero), summed at the end: the AVX2 kernel's order for each of
+ * the 16 entries, so its floats. */
+KERNEL_INLINE __m512 blend_chains(const float *const *jm, const float *w,
+                                  __m512 c, const unsigned k)
+{
+    __m512 d = _mm512_setzero_ps();
+    KERNEL_UNROLL
+    for (unsigned j = 0; j < k; ++j) {
+        const __m512 wj = _mm512_set1_ps(w[j]);
+        if (j % 2 == 0)
+            c = _mm512_fmadd_ps(wj, _mm512_loadu_ps(jm[j]), c);
+        else
+            d = _mm512_fmadd_ps(wj, _mm512_loadu_ps(jm[j]), d);
+    }
+    return k >= 2 ? _mm512_add_ps(c, d) : c;
+}
+
+/* Vertex i's 4x4: loaded, or with MATS_FUSED blended here as
+ * avx512_blend_vertex's BLEND_SCALED does it. */
+KERNEL_INLINE __m512 vertex_mat(kernel_mats mats, const int how, int i)
+{
+    if (how < MATS_FUSED) return _mm512_loadu_ps(kernel_mat_at(mats, how, i));
+    const unsigned k = (unsigned)(how - MATS_FUSED);
+    const unsigned char *palette = (const unsigned char *)mats.palette;
+    const float *jm[KERNEL_MAX_STAGED];
+    KERNEL_UNROLL
+    for (unsigned j = 0; j < k; ++j)
+        jm[j] = (const float *)(const void *)(palette + mats.off[i * k + j]);
+    const __m512 c = blend_chains(jm, mats.w + i * k, _mm512_setzero_ps(), k);
+    return _mm512_mul_ps(c, _mm512_set1_ps(mats.scale[i]));
+}
+
 KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m512 m[12])
 {
     /* t[g][r]: lane c = column c, row r, of vertices 4g..4g+3. Both loops
@@ -60,10 +93,10 @@ KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m512 m[12])
     __m512 t[4][4];
     KERNEL_UNROLL
     for (int g = 0; g < 4; ++g) {
-        __m512 a = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 0));
-        __m512 b = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 1));
-        __m512 c = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 2));
-        __m512 d = _mm512_loadu_ps(kernel_mat_at(mats, how, 4 * g + 3));
+        __m512 a = vertex_mat(mats, how, 4 * g + 0);
+        __m512 b = vertex_mat(mats, how, 4 * g + 1);
+        __m512 c = vertex_mat(mats, how, 4 * g + 2);
+        __m512 d = vertex_mat(mats, how, 4 * g + 3);
         __m512 t0 = _mm512_unpacklo_ps(a, b), t1 = _mm512_unpackhi_ps(a, b);
         __m512 t2 = _mm512_unpacklo_ps(c, d), t3 = _mm512_unpackhi_ps(c, d);
         t[g][0] = _mm512_shuffle_ps(t0, t2, 0x44);
@@ -190,18 +223,7 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
         c = _mm512_load_ps(out);
     else if (mode == BLEND_SET)
         c = _mm512_mul_ps(_mm512_set1_ps(idw), id);
-    /* Even and odd influences on two FMA chains, summed at the end: the
-     * AVX2 kernel's order for each of the 16 entries, so its floats. */
-    __m512 d = _mm512_setzero_ps();
-    KERNEL_UNROLL
-    for (unsigned j = 0; j < k; ++j) {
-        const __m512 wj = _mm512_set1_ps(w[j]);
-        if (j % 2 == 0)
-            c = _mm512_fmadd_ps(wj, _mm512_loadu_ps(jm[j]), c);
-        else
-            d = _mm512_fmadd_ps(wj, _mm512_loadu_ps(jm[j]), d);
-    }
-    if (k >= 2) c = _mm512_add_ps(c, d);
+    c = blend_chains(jm, w, c, k);
     if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY)
         c = _mm512_mul_ps(c, _mm512_set1_ps(scale));
     if (mode == BLEND_SCALED_IDENTITY)
@@ -212,6 +234,7 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
 /* Stream chunks are 8 vertices: this kernel takes the AVX2 one's
  * (kernel_avx2_transform_chunks). */
 #define KERNEL_NO_CHUNKS
+#define KERNEL_FUSED_BLEND
 #include "skin/lbs/kernel_soa.h"
 
 #if defined(__clang__)
@@ -225,7 +248,7 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
     {                                                                          \
         16, avx512_blend, avx512_transform, avx512_transform_pointed,          \
             avx512_transform_joints, avx512_blend_stream, avx512_blend_job,    \
-            chunks                                                             \
+            chunks, avx512_skin_job                                            \
     }
 
 const kernel_ops *kernel_ops_avx512(void)

@@ -152,6 +152,7 @@ const kernel_ops *kernel_ops_portable(void)
                                    portable_transform_joints,
                                    portable_blend_stream,
                                    portable_blend_job,
-                                   portable_transform_chunks};
+                                   portable_transform_chunks,
+                                   NULL};
     return &ops;
 }

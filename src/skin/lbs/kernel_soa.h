@@ -253,10 +253,15 @@ NAME(transform_steps)(const kernel_io *io, const size_t *vi, size_t n,
     size_t pb = 0, pn = 0;
     for (size_t b = 0; b < n; b += W) {
         const size_t bn = n - b < W ? n - b : W;
-        const kernel_mats step = {
-            how == MATS_BLOCK ? mats.mat + b * 16 : NULL,
-            how == MATS_POINTED ? mats.mp + b : NULL, mats.palette,
-            how == MATS_JOINTS ? mats.joints + b : NULL};
+        const bool fused = how >= MATS_FUSED;
+        const size_t k = fused ? (size_t)(how - MATS_FUSED) : 0;
+        const kernel_mats step = {how == MATS_BLOCK ? mats.mat + b * 16 : NULL,
+                                  how == MATS_POINTED ? mats.mp + b : NULL,
+                                  mats.palette,
+                                  how == MATS_JOINTS ? mats.joints + b : NULL,
+                                  fused ? mats.off + b * k : NULL,
+                                  fused ? mats.w + b * k : NULL,
+                                  fused ? mats.scale + b : NULL};
         V m[12];
         load_mat(step, how, m);
         NAME(xform_front)(io, vi + b, bn, m, attrs, &next);
@@ -271,7 +276,7 @@ NAME(transform_steps)(const kernel_io *io, const size_t *vi, size_t n,
 static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
                             const float *mat)
 {
-    const kernel_mats mats = {mat, NULL, NULL, NULL};
+    const kernel_mats mats = {mat, NULL, NULL, NULL, NULL, NULL, NULL};
 #define NAME_CALL(a) NAME(transform_steps)(io, vi, n, mats, MATS_BLOCK, a)
     NAME_BY_ATTRS(NAME_CALL)
 #undef NAME_CALL
@@ -281,7 +286,7 @@ static void NAME(transform)(const kernel_io *io, const size_t *vi, size_t n,
 static void NAME(transform_pointed)(const kernel_io *io, const size_t *vi,
                                     size_t n, const float *const *mp)
 {
-    const kernel_mats mats = {NULL, mp, NULL, NULL};
+    const kernel_mats mats = {NULL, mp, NULL, NULL, NULL, NULL, NULL};
 #define NAME_CALL(a) NAME(transform_steps)(io, vi, n, mats, MATS_POINTED, a)
     NAME_BY_ATTRS(NAME_CALL)
 #undef NAME_CALL
@@ -293,7 +298,7 @@ static void NAME(transform_joints)(const kernel_io *io, const size_t *vi,
                                    size_t n, const float *palette,
                                    const uint16_t *joints)
 {
-    const kernel_mats mats = {NULL, NULL, palette, joints};
+    const kernel_mats mats = {NULL, NULL, palette, joints, NULL, NULL, NULL};
 #define NAME_CALL(a) NAME(transform_steps)(io, vi, n, mats, MATS_JOINTS, a)
     NAME_BY_ATTRS(NAME_CALL)
 #undef NAME_CALL
@@ -635,55 +640,93 @@ NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
     return KERNEL_POINTED | KERNEL_UNSKINNED;
 }
 
-/* The plain job's blend of a block, in two passes: first every joint index
- * and weight of the block is checked and each vertex's weight sum turned
- * into a scale (loops over the block's flat arrays, no decision per
- * influence), then each vertex blends its raw weights (broadcast straight
- * from memory) and scales the blended matrix once, with no test left. A
- * block with a weight the scales cannot take goes vertex by vertex
- * (blend_job_careful). Joints and weights at other strides are first packed
- * into the scratch. Returns as kernel_ops.blend_job. */
+/* What NAME(job_prepare) found in a block's influences. */
+enum { JOB_PREP_BAD_INDEX, JOB_PREP_CAREFUL, JOB_PREP_SCALED };
+
+/* The first pass of the plain job's blend of a block (k >= 2, or one raw
+ * weight): every joint index and weight of the block checked and each
+ * vertex's weight sum turned into a scale, in loops over the block's flat
+ * arrays (no decision per influence). Joints and weights at other strides
+ * are first packed into jbuf / wbuf; *w is the block's packed weights, off
+ * its palette byte offsets. JOB_PREP_SCALED: scale (and idw,
+ * *any_unskinned) set, so every vertex blends its raw weights and scales
+ * the blended matrix once; JOB_PREP_CAREFUL: a weight the scales cannot
+ * take (blend_job_careful's business). */
 static inline __attribute__((always_inline)) int
-NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
-                  const unsigned k, const bool finite_palette, float *mat,
-                  const float **mp, float *idw)
+NAME(job_prepare)(const kernel_job_src *src, size_t base, size_t n,
+                  const unsigned k, uint16_t *jbuf, float *wbuf,
+                  const float **w, uint32_t *off, float *scale, float *idw,
+                  bool *any_unskinned)
 {
-    _Alignas(64) float scale[KERNEL_BLOCK];
-    uint16_t jbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
-    float wbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     const uint16_t *joints = (const uint16_t *)kernel_packed_block(
         src->joints + base * src->joints_step, src->joints_step, sizeof *jbuf,
         k, n, jbuf);
-    const float *w = (const float *)kernel_packed_block(
+    *w = (const float *)kernel_packed_block(
         src->weights + base * src->weights_step, src->weights_step,
         sizeof *wbuf, k, n, wbuf);
-
-    if (k == 1 && !src->raw)
-        return NAME(point_job_one)(joints, w, n, src->joint_count,
-                                   (const unsigned char *)src->palette,
-                                   joints != jbuf, mp, idw);
     const bool full = n == KERNEL_JOB_BLOCK;
     if (!(full ? NAME(job_indices_ok)(joints, KERNEL_JOB_BLOCK * k,
                                       src->joint_count)
                : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
-        return KERNEL_BAD_INDEX;
-    uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+        return JOB_PREP_BAD_INDEX;
     if (full)
         NAME(job_offsets)(joints, KERNEL_JOB_BLOCK * k, off);
     else
         NAME(job_offsets)(joints, n * k, off);
-    const unsigned char *palette = (const unsigned char *)src->palette;
-    bool any_unskinned = false;
+    *any_unskinned = false;
     if (src->raw) {
         for (size_t i = 0; i < KERNEL_JOB_BLOCK; ++i) {
             scale[i] = 1.0f;
             idw[i] = 0.0f;
         }
-    } else if (!NAME(job_scales)(w, n, k, scale, idw, &any_unskinned)) {
+        return JOB_PREP_SCALED;
+    }
+    return NAME(job_scales)(*w, n, k, scale, idw, any_unskinned)
+               ? JOB_PREP_SCALED
+               : JOB_PREP_CAREFUL;
+}
+
+/* The plain job's blend of a block, in two passes: job_prepare's checks
+ * and scales, then each vertex blends its raw weights (broadcast straight
+ * from memory) and scales the blended matrix once, with no test left. A
+ * block with a weight the scales cannot take goes vertex by vertex
+ * (blend_job_careful). Returns as kernel_ops.blend_job. */
+static inline __attribute__((always_inline)) int
+NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
+                  const unsigned k, const bool finite_palette, float *mat,
+                  const float **mp, float *idw)
+{
+    if (k == 1 && !src->raw) {
+        uint16_t jbuf[KERNEL_BLOCK];
+        float wbuf[KERNEL_BLOCK];
+        const uint16_t *joints = (const uint16_t *)kernel_packed_block(
+            src->joints + base * src->joints_step, src->joints_step,
+            sizeof *jbuf, k, n, jbuf);
+        const float *w = (const float *)kernel_packed_block(
+            src->weights + base * src->weights_step, src->weights_step,
+            sizeof *wbuf, k, n, wbuf);
+        return NAME(point_job_one)(joints, w, n, src->joint_count,
+                                   (const unsigned char *)src->palette,
+                                   joints != jbuf, mp, idw);
+    }
+    _Alignas(64) float scale[KERNEL_BLOCK];
+    uint16_t jbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+    float wbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+    uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];
+    const float *w;
+    bool any_unskinned;
+    const unsigned char *palette = (const unsigned char *)src->palette;
+    switch (NAME(job_prepare)(src, base, n, k, jbuf, wbuf, &w, off, scale, idw,
+                              &any_unskinned)) {
+    case JOB_PREP_BAD_INDEX:
+        return KERNEL_BAD_INDEX;
+    case JOB_PREP_CAREFUL:
         return NAME(blend_job_careful)(palette, off, w, n, k, finite_palette,
                                        mat, idw)
                    ? KERNEL_BLENDED | KERNEL_UNSKINNED
                    : KERNEL_BLENDED;
+    default:
+        break;
     }
     /* Each mode its own loop, the mode a constant in it. */
 #define NAME_BLEND_PASS(MODE)                                                  \
@@ -732,6 +775,68 @@ static int NAME(blend_job)(const kernel_job_src *src, size_t base, size_t n,
     }
 #undef NAME_CASE
 }
+
+#ifdef KERNEL_FUSED_BLEND
+/* kernel_ops.skin_job with k influences: job_prepare's pass, then the
+ * transform blends each vertex's matrix as it loads it (MATS_FUSED), with
+ * BLEND_SCALED's operations in its order, so the floats are blend_job's
+ * and transform's. Declined: raw weights, a palette that is not finite (a
+ * zero weight would meet it), a weight the scales cannot take, an
+ * unskinned vertex. */
+static inline __attribute__((always_inline)) int
+NAME(skin_job_k)(const kernel_job_src *src, const kernel_io *io,
+                 const size_t *vi, size_t base, size_t n, const unsigned k)
+{
+    _Alignas(64) float scale[KERNEL_JOB_BLOCK];
+    float idw[KERNEL_JOB_BLOCK];
+    uint16_t jbuf[KERNEL_JOB_BLOCK * KERNEL_MAX_STAGED];
+    float wbuf[KERNEL_JOB_BLOCK * KERNEL_MAX_STAGED];
+    uint32_t off[KERNEL_JOB_BLOCK * KERNEL_MAX_STAGED];
+    const float *w;
+    bool any_unskinned;
+    const int prep = NAME(job_prepare)(src, base, n, k, jbuf, wbuf, &w, off,
+                                       scale, idw, &any_unskinned);
+    if (prep == JOB_PREP_BAD_INDEX) return KERNEL_BAD_INDEX;
+    if (prep != JOB_PREP_SCALED || any_unskinned) return KERNEL_DECLINED;
+    /* The lanes of a last, partial step read influences too: zero weights
+     * on joint 0 (finite), in copies, never past the caller's arrays. */
+    if (n % W) {
+        const size_t end = (n + W - 1) / W * W;
+        if (w != wbuf) memcpy(wbuf, w, n * k * sizeof *w);
+        for (size_t t = n * k; t < end * k; ++t) {
+            wbuf[t] = 0.0f;
+            off[t] = 0;
+        }
+        for (size_t i = n; i < end; ++i)
+            scale[i] = 0.0f;
+        w = wbuf;
+    }
+    const kernel_mats mats = {NULL, NULL, src->palette, NULL, off, w, scale};
+#define NAME_CALL(a)                                                           \
+    NAME(transform_steps)(io, vi, n, mats, MATS_FUSED + (int)k, a)
+    NAME_BY_ATTRS(NAME_CALL)
+#undef NAME_CALL
+    return KERNEL_BLENDED;
+}
+
+static int NAME(skin_job)(const kernel_job_src *src, const kernel_io *io,
+                          const size_t *vi, size_t base, size_t n)
+{
+    if (src->raw || !src->finite_palette) return KERNEL_DECLINED;
+#define NAME_CASE(K)                                                           \
+    case K:                                                                    \
+        return NAME(skin_job_k)(src, io, vi, base, n, K);
+    switch (src->k) {
+        NAME_CASE(2)
+        NAME_CASE(3)
+        NAME_CASE(4)
+        NAME_CASE(8)
+    default:
+        return KERNEL_DECLINED;
+    }
+#undef NAME_CASE
+}
+#endif
 
 #ifndef KERNEL_NO_CHUNKS
 /* Stream chunks (kernel_ops.transform_chunks): KERNEL_CHUNK vertices that

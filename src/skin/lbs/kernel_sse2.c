@@ -137,7 +137,8 @@ const kernel_ops *kernel_ops_sse2(void)
                                    sse2_transform_joints,
                                    sse2_blend_stream,
                                    sse2_blend_job,
-                                   sse2_transform_chunks};
+                                   sse2_transform_chunks,
+                                   NULL};
     return &ops;
 }
 
