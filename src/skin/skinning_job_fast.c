@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* vs_skinning_job_run: the plain job (caller's u16 joints and float weights,
- * any strides) on the fastest kernel, in blocks of KERNEL_JOB_BLOCK or
- * KERNEL_BLOCK vertices.
+ * any strides) on the fastest kernel, in blocks of KERNEL_JOB_BLOCK,
+ * kernel_fused_block or KERNEL_BLOCK vertices.
  * Up to 8 influences the kernel reads the caller's arrays itself
- * (kernel_ops.blend_job); more are staged here 8 at a time (weights
- * normalised once per vertex by the reference's rule) and accumulated. */
+ * (kernel_ops.skin_job, else kernel_ops.blend_job); more are staged here 8 at a
+ * time (weights normalised once per vertex by the reference's rule) and
+ * accumulated. */
 #include <math.h>
 #include <string.h>
 
@@ -76,6 +77,29 @@ static void stage_chunk(const vs_skinning_job *job, const job_source *src,
     }
 }
 
+/* A block of at most KERNEL_JOB_BLOCK vertices blended (blend_job) and
+ * transformed, its unskinned vertices kept. False on a bad joint index,
+ * with nothing written. */
+static bool two_passes(const kernel_ops *ops, const kernel_job_src *small,
+                       const kernel_io *io, size_t base, size_t n,
+                       kernel_scratch *s, kernel_kept *kept)
+{
+    const int r = ops->blend_job(small, base, n, s->mat, s->mp, s->idw);
+    if (KERNEL_RESULT(r) == KERNEL_BAD_INDEX) return false;
+    if (r & KERNEL_UNSKINNED) kernel_keep_inputs(io, s->vi, n, s->idw, kept);
+    if (KERNEL_RESULT(r) == KERNEL_JOINTS)
+        ops->transform_joints(
+            io, s->vi, n, small->palette,
+            (const uint16_t *)(const void *)(small->joints +
+                                             base * small->joints_step));
+    else if (KERNEL_RESULT(r) == KERNEL_POINTED)
+        ops->transform_pointed(io, s->vi, n, s->mp);
+    else
+        ops->transform(io, s->vi, n, s->mat);
+    if (r & KERNEL_UNSKINNED) kernel_write_kept(io, kept);
+    return true;
+}
+
 /* Whether every joint matrix is finite. Only worth scanning when the job has
  * at least as many vertices as joints. */
 static bool palette_is_finite(const vs_skinning_job *job)
@@ -107,12 +131,16 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
                                   inf <= KERNEL_MAX_STAGED &&
                                       palette_is_finite(job)};
 
-    /* Where the kernel blends, blocks of KERNEL_JOB_BLOCK (kernel.h says
-     * why); one influence with normalised weights (pointed, no blend) and
-     * the staged path take whole blocks. */
+    /* Where the kernel blends, blocks of KERNEL_JOB_BLOCK, or of
+     * kernel_fused_block where its skin_job may blend in the transform
+     * (kernel.h says why); one influence with normalised weights (pointed,
+     * no blend) and the staged path take whole blocks. */
     const bool pointed = inf == 1 && !small.raw;
-    const size_t step =
-        pointed || inf > KERNEL_MAX_STAGED ? KERNEL_BLOCK : KERNEL_JOB_BLOCK;
+    const bool fused = ops->skin_job && inf >= 2 && inf <= KERNEL_MAX_STAGED &&
+                       !small.raw && small.finite_palette;
+    const size_t step = pointed || inf > KERNEL_MAX_STAGED ? KERNEL_BLOCK
+                        : fused ? kernel_fused_block((unsigned)inf)
+                                : KERNEL_JOB_BLOCK;
     kernel_block_indices(s.vi, step);
     for (size_t base = 0; base < job->vertex_count; base += step) {
         const size_t left = job->vertex_count - base;
@@ -120,34 +148,35 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
         if (n < step) kernel_block_indices(s.vi, n);
         kernel_io at;
         kernel_io_at(io_all, base, &at);
-        const kernel_io *io = &at;
         if (inf <= KERNEL_MAX_STAGED) {
             /* A bad joint index: the reference finishes from this block,
              * so the error and what was written before it are exactly its
              * own. */
-            if (ops->skin_job) {
-                const int f = ops->skin_job(&small, io, s.vi, base, n);
+            if (fused) {
+                const int f = ops->skin_job(&small, &at, s.vi, base, n);
                 if (f == KERNEL_BAD_INDEX)
                     return skinning_job_reference_from(job, base, error);
                 if (f == KERNEL_BLENDED) continue;
             }
-            const int r = ops->blend_job(&small, base, n, s.mat, s.mp, s.idw);
-            if (KERNEL_RESULT(r) == KERNEL_BAD_INDEX)
-                return skinning_job_reference_from(job, base, error);
-            if (r & KERNEL_UNSKINNED)
-                kernel_keep_inputs(io, s.vi, n, s.idw, &kept);
-            if (KERNEL_RESULT(r) == KERNEL_JOINTS)
-                ops->transform_joints(
-                    io, s.vi, n, small.palette,
-                    (const uint16_t *)(const void *)(src.joints +
-                                                     base * src.joints_step));
-            else if (KERNEL_RESULT(r) == KERNEL_POINTED)
-                ops->transform_pointed(io, s.vi, n, s.mp);
-            else
-                ops->transform(io, s.vi, n, s.mat);
-            if (r & KERNEL_UNSKINNED) kernel_write_kept(io, &kept);
+            if (!fused || n <= KERNEL_JOB_BLOCK) {
+                if (!two_passes(ops, &small, &at, base, n, &s, &kept))
+                    return skinning_job_reference_from(job, base, error);
+                continue;
+            }
+            /* A fused block that skin_job declined: blend_job takes at most
+             * KERNEL_JOB_BLOCK vertices. */
+            for (size_t sub = 0; sub < n; sub += KERNEL_JOB_BLOCK) {
+                const size_t m =
+                    n - sub < KERNEL_JOB_BLOCK ? n - sub : KERNEL_JOB_BLOCK;
+                kernel_block_indices(s.vi, m);
+                kernel_io_at(io_all, base + sub, &at);
+                if (!two_passes(ops, &small, &at, base + sub, m, &s, &kept))
+                    return skinning_job_reference_from(job, base + sub, error);
+            }
+            kernel_block_indices(s.vi, n);
             continue;
         }
+        const kernel_io *io = &at;
         bool ok = true, any_unskinned = false;
         for (size_t i = 0; i < n; ++i) {
             ok &= vertex_scale(job, &src, base + i, &scale[i], &s.idw[i]);

@@ -62,11 +62,26 @@ enum {
  * blend pass to speak of (KERNEL_POINTED) and keeps whole blocks. */
 #define KERNEL_JOB_BLOCK 48
 
-/* Where a parallel job's vertex ranges start: a common multiple of both
- * block sizes, so that a range's blocks are exactly the serial run's. */
+/* Vertices per block where a kernel's skin_job may blend 2 or 3
+ * influences in the transform: with no blend pass there are no turns
+ * between two passes' streams to keep short, and the per-block work
+ * (checks, calls, the pipeline's start) is spread over twice the vertices.
+ * With 4 influences the longer block gained in the caches what it lost out
+ * of them, with 8 it lost in both, so they keep KERNEL_JOB_BLOCK
+ * (docs/design/rejected.md has the sizes measured). */
+#define KERNEL_FUSED_BLOCK 96
+static inline size_t kernel_fused_block(unsigned k)
+{
+    return k <= 3 ? KERNEL_FUSED_BLOCK : KERNEL_JOB_BLOCK;
+}
+
+/* Where a parallel job's vertex ranges start: a common multiple of every
+ * block size, so that a range's blocks are exactly the serial run's. */
 #define KERNEL_RANGE_ALIGN 384
 _Static_assert(KERNEL_RANGE_ALIGN % KERNEL_BLOCK == 0 &&
-                   KERNEL_RANGE_ALIGN % KERNEL_JOB_BLOCK == 0,
+                   KERNEL_RANGE_ALIGN % KERNEL_JOB_BLOCK == 0 &&
+                   KERNEL_RANGE_ALIGN % KERNEL_FUSED_BLOCK == 0 &&
+                   KERNEL_FUSED_BLOCK % KERNEL_JOB_BLOCK == 0,
                "parallel ranges must start on every block size");
 
 /* One attribute: input and output base pointers and byte steps. */
@@ -312,12 +327,12 @@ typedef struct kernel_ops {
                              unsigned k, const kernel_chunk_src *src,
                              size_t lane0);
     /* Optional (NULL where a kernel has none): blend_job and transform in
-     * one pass for the vertices [base, base + n) of a plain job, vertex i
-     * at vi[i], each vertex's matrix blended in registers where the
-     * transform loads it, never stored. Returns KERNEL_BLENDED (done),
-     * KERNEL_BAD_INDEX (as blend_job; nothing written) or KERNEL_DECLINED
-     * (nothing written: a case it does not take, which blend_job and
-     * transform do). */
+     * one pass for the vertices [base, base + n) of a plain job, n at most
+     * kernel_fused_block(src->k), vertex i at vi[i], each vertex's matrix
+     * blended in registers where the transform loads it, never stored. Returns
+     * KERNEL_BLENDED (done), KERNEL_BAD_INDEX (as blend_job; nothing written)
+     * or KERNEL_DECLINED (nothing written: a case it does not take, which
+     * blend_job and transform do). */
     int (*skin_job)(const kernel_job_src *src, const kernel_io *io,
                     const size_t *vi, size_t base, size_t n);
 } kernel_ops;

@@ -17,17 +17,18 @@ KERNEL_INLINE __m256 NAME(job_weights_load)(const float *p, __m256 *neg)
     return x;
 }
 
-/* Weight sums of a full block (KERNEL_JOB_BLOCK vertices) of 2, 4 or 8
+/* Weight sums of a full block (block vertices, a multiple of 8) of 2, 4 or 8
  * influences by horizontal adds, 8 vertices at a time, instead of a scalar
  * chain per vertex (which cost about a tenth of the 4-influence job); *bad
  * non-zero where a weight is not >= 0, from the same loads. */
 KERNEL_INLINE bool NAME(job_sums_full)(const float *w, const unsigned k,
-                                       float *sum, unsigned *bad)
+                                       const size_t block, float *sum,
+                                       unsigned *bad)
 {
     if (k != 2 && k != 4 && k != 8) return false;
     __m256 neg = _mm256_setzero_ps();
 #define NAME_LD(q) NAME(job_weights_load)(q, &neg)
-    for (size_t i = 0; i < KERNEL_JOB_BLOCK; i += 8) {
+    for (size_t i = 0; i < block; i += 8) {
         const float *p = w + i * k;
         __m256 s;
         if (k == 2) {
@@ -61,7 +62,8 @@ KERNEL_INLINE bool NAME(job_sums_full)(const float *w, const unsigned k,
     *bad = (unsigned)_mm256_movemask_ps(neg);
     return true;
 }
-#define KERNEL_JOB_SUMS_FULL(w, k, sum, bad) NAME(job_sums_full)(w, k, sum, bad)
+#define KERNEL_JOB_SUMS_FULL(w, k, block, sum, bad)                            \
+    NAME(job_sums_full)(w, k, block, sum, bad)
 /* 256-bit registers: job_scales divides 8 sums at once (kernel_soa.h). */
 #define KERNEL_SCALE_LANES 8
 

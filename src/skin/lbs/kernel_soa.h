@@ -495,12 +495,12 @@ NAME(job_weights_ok)(const float *w, size_t count)
 
 /* sum[i] = the k weights of vertex i, i < count, in the order the careful
  * path adds them. An ISA may sum a full block itself: its
- * KERNEL_JOB_SUMS_FULL(w, k, sum, bad) returns whether it did (the order of
- * the additions may differ, so the scale may differ in the last bit) and
+ * KERNEL_JOB_SUMS_FULL(w, k, block, sum, bad) returns whether it did (the order
+ * of the additions may differ, so the scale may differ in the last bit) and
  * then sets *bad non-zero where a weight is not >= 0, checked on the loads
  * it sums rather than in a pass of its own. */
 #ifndef KERNEL_JOB_SUMS_FULL
-#define KERNEL_JOB_SUMS_FULL(w, k, sum, bad) false
+#define KERNEL_JOB_SUMS_FULL(w, k, block, sum, bad) false
 #endif
 static inline __attribute__((always_inline)) void
 NAME(job_sums)(const float *w, size_t count, const unsigned k, float *sum)
@@ -535,20 +535,20 @@ NAME(job_offsets)(const uint16_t *joints, size_t count, uint32_t *off)
  * not 0 and not a float in [FLT_MIN, FLT_MAX] (1 / sum finite, normal):
  * the careful path's business. */
 static inline __attribute__((always_inline)) bool
-NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
-                 float *idw, bool *any_unskinned)
+NAME(job_scales)(const float *w, size_t n, const unsigned k, const size_t block,
+                 float *scale, float *idw, bool *any_unskinned)
 {
-    _Alignas(64) float sum[KERNEL_JOB_BLOCK];
+    _Alignas(64) float sum[KERNEL_FUSED_BLOCK];
     unsigned bad = 0;
-    if (n == KERNEL_JOB_BLOCK) {
-        if (!KERNEL_JOB_SUMS_FULL(w, k, sum, &bad)) {
-            bad = !NAME(job_weights_ok)(w, KERNEL_JOB_BLOCK * k);
-            NAME(job_sums)(w, KERNEL_JOB_BLOCK, k, sum);
+    if (n == block) {
+        if (!KERNEL_JOB_SUMS_FULL(w, k, block, sum, &bad)) {
+            bad = !NAME(job_weights_ok)(w, block * k);
+            NAME(job_sums)(w, block, k, sum);
         }
     } else {
         bad = !NAME(job_weights_ok)(w, n * k);
         NAME(job_sums)(w, n, k, sum);
-        for (size_t i = n; i < KERNEL_JOB_BLOCK; ++i)
+        for (size_t i = n; i < block; ++i)
             sum[i] = 1.0f; /* any normal sum */
     }
     if (bad) return false;
@@ -558,7 +558,7 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, float *scale,
     typedef int32_t si __attribute__((vector_size(KERNEL_SCALE_LANES * 4)));
     si ok = {0}, zero = {0};
     ok = ~ok;
-    for (size_t c = 0; c < KERNEL_JOB_BLOCK; c += KERNEL_SCALE_LANES) {
+    for (size_t c = 0; c < block; c += KERNEL_SCALE_LANES) {
         sv s, r;
         memcpy(&s, sum + c, sizeof s);
         r = 1.0f / s; /* a zero sum's infinity is discarded */
@@ -654,9 +654,9 @@ enum { JOB_PREP_BAD_INDEX, JOB_PREP_CAREFUL, JOB_PREP_SCALED };
  * take (blend_job_careful's business). */
 static inline __attribute__((always_inline)) int
 NAME(job_prepare)(const kernel_job_src *src, size_t base, size_t n,
-                  const unsigned k, uint16_t *jbuf, float *wbuf,
-                  const float **w, uint32_t *off, float *scale, float *idw,
-                  bool *any_unskinned)
+                  const unsigned k, const size_t block, uint16_t *jbuf,
+                  float *wbuf, const float **w, uint32_t *off, float *scale,
+                  float *idw, bool *any_unskinned)
 {
     const uint16_t *joints = (const uint16_t *)kernel_packed_block(
         src->joints + base * src->joints_step, src->joints_step, sizeof *jbuf,
@@ -664,24 +664,23 @@ NAME(job_prepare)(const kernel_job_src *src, size_t base, size_t n,
     *w = (const float *)kernel_packed_block(
         src->weights + base * src->weights_step, src->weights_step,
         sizeof *wbuf, k, n, wbuf);
-    const bool full = n == KERNEL_JOB_BLOCK;
-    if (!(full ? NAME(job_indices_ok)(joints, KERNEL_JOB_BLOCK * k,
-                                      src->joint_count)
+    const bool full = n == block;
+    if (!(full ? NAME(job_indices_ok)(joints, block * k, src->joint_count)
                : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
         return JOB_PREP_BAD_INDEX;
     if (full)
-        NAME(job_offsets)(joints, KERNEL_JOB_BLOCK * k, off);
+        NAME(job_offsets)(joints, block * k, off);
     else
         NAME(job_offsets)(joints, n * k, off);
     *any_unskinned = false;
     if (src->raw) {
-        for (size_t i = 0; i < KERNEL_JOB_BLOCK; ++i) {
+        for (size_t i = 0; i < block; ++i) {
             scale[i] = 1.0f;
             idw[i] = 0.0f;
         }
         return JOB_PREP_SCALED;
     }
-    return NAME(job_scales)(*w, n, k, scale, idw, any_unskinned)
+    return NAME(job_scales)(*w, n, k, block, scale, idw, any_unskinned)
                ? JOB_PREP_SCALED
                : JOB_PREP_CAREFUL;
 }
@@ -716,8 +715,8 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
     const float *w;
     bool any_unskinned;
     const unsigned char *palette = (const unsigned char *)src->palette;
-    switch (NAME(job_prepare)(src, base, n, k, jbuf, wbuf, &w, off, scale, idw,
-                              &any_unskinned)) {
+    switch (NAME(job_prepare)(src, base, n, k, KERNEL_JOB_BLOCK, jbuf, wbuf, &w,
+                              off, scale, idw, &any_unskinned)) {
     case JOB_PREP_BAD_INDEX:
         return KERNEL_BAD_INDEX;
     case JOB_PREP_CAREFUL:
@@ -787,15 +786,16 @@ static inline __attribute__((always_inline)) int
 NAME(skin_job_k)(const kernel_job_src *src, const kernel_io *io,
                  const size_t *vi, size_t base, size_t n, const unsigned k)
 {
-    _Alignas(64) float scale[KERNEL_JOB_BLOCK];
-    float idw[KERNEL_JOB_BLOCK];
-    uint16_t jbuf[KERNEL_JOB_BLOCK * KERNEL_MAX_STAGED];
-    float wbuf[KERNEL_JOB_BLOCK * KERNEL_MAX_STAGED];
-    uint32_t off[KERNEL_JOB_BLOCK * KERNEL_MAX_STAGED];
+    _Alignas(64) float scale[KERNEL_FUSED_BLOCK];
+    float idw[KERNEL_FUSED_BLOCK];
+    uint16_t jbuf[KERNEL_FUSED_BLOCK * KERNEL_MAX_STAGED];
+    float wbuf[KERNEL_FUSED_BLOCK * KERNEL_MAX_STAGED];
+    uint32_t off[KERNEL_FUSED_BLOCK * KERNEL_MAX_STAGED];
     const float *w;
     bool any_unskinned;
-    const int prep = NAME(job_prepare)(src, base, n, k, jbuf, wbuf, &w, off,
-                                       scale, idw, &any_unskinned);
+    const int prep =
+        NAME(job_prepare)(src, base, n, k, kernel_fused_block(k), jbuf, wbuf,
+                          &w, off, scale, idw, &any_unskinned);
     if (prep == JOB_PREP_BAD_INDEX) return KERNEL_BAD_INDEX;
     if (prep != JOB_PREP_SCALED || any_unskinned) return KERNEL_DECLINED;
     /* The lanes of a last, partial step read influences too: zero weights

@@ -308,29 +308,41 @@ static void unsupported_isas_are_refused(void)
 
 /* A joint index out of range: every kernel gives the reference's error and
  * leaves exactly the reference's vertices written. */
-static void bad_joint_index_matches_the_reference(void)
+/* A bad index behind a zero weight: the job fails as the reference does,
+ * with the vertices before its block written. With 4 influences in the
+ * second block of 48; with 2 in the second block of 96 (kernel_fused_block),
+ * which is shorter than that. */
+static void bad_joint_index_matches_the_reference_k(uint32_t k, size_t n,
+                                                    size_t bad)
 {
-    mesh m = make_mesh(100, 4, 10);
-    m.joints[57 * 4 + 2] = 10;
-    m.weights[57 * 4 + 2] = 0.0f; /* checked even with a zero weight */
-    float ref[300], out[300];
-    memset(ref, 0, sizeof ref);
+    mesh m = make_mesh(n, k, 10);
+    m.joints[bad * k + 1] = 10;
+    m.weights[bad * k + 1] = 0.0f; /* checked even with a zero weight */
+    float *ref = calloc(n * 3, sizeof *ref), *out = malloc(n * 12);
     vs_skinning_job job = mesh_job(&m, ref);
     vs_error ref_err, err;
     CHECK(vs_skinning_job_run_reference(&job, &ref_err) == VS_ERROR_INVALID);
     for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
         if (!vs_isa_supported(fast_isas[ii])) continue;
-        memset(out, 0, sizeof out);
+        memset(out, 0, n * 12);
         job.out_positions = out;
         job.isa = fast_isas[ii];
         CHECK(vs_skinning_job_run(&job, &err) == VS_ERROR_INVALID);
         CHECK(strcmp(err.message, ref_err.message) == 0);
         int same = 1;
-        for (size_t i = 0; i < 300; ++i)
+        for (size_t i = 0; i < n * 3; ++i)
             same &= close_to_reference(out[i], ref[i]);
-        CHECK_MSG(same, "isa %s", vs_isa_name(fast_isas[ii]));
+        CHECK_MSG(same, "isa %s, %u influences", vs_isa_name(fast_isas[ii]), k);
     }
+    free(ref);
+    free(out);
     free_mesh(&m);
+}
+
+static void bad_joint_index_matches_the_reference(void)
+{
+    bad_joint_index_matches_the_reference_k(4, 100, 57);
+    bad_joint_index_matches_the_reference_k(2, 170, 150);
 }
 
 /* A zero weight adds nothing even from a NaN joint matrix (as the
@@ -371,13 +383,14 @@ static void zero_weights_ignore_nan_matrices(void)
  * different block among ordinary vertices: a negative weight, a NaN one,
  * a float sum beyond FLT_MAX (finite in double), sums too small for a
  * finite float reciprocal, an all-zero vertex (identity), and a sum that is
- * 0 in float but not in double (a negative weight). Every kernel
+ * 0 in float but not in double (a negative weight); the last, an
+ * all-zero vertex again, in a block shorter than the others. Every kernel
  * matches the reference, positions and normals, with 2, 3, 4 and 8
  * influences (2, 4 and 8 are the counts whose full blocks an ISA may sum,
  * and check, in one pass of its own: KERNEL_JOB_SUMS_FULL). */
 static void odd_weight_sums_match_the_reference_k(uint32_t k)
 {
-    enum { ODD_N = 520 };
+    enum { ODD_N = 550 };
     mesh m = make_mesh(ODD_N, k, 20);
     static const struct {
         size_t v;
@@ -385,7 +398,8 @@ static void odd_weight_sums_match_the_reference_k(uint32_t k)
     } odd[] = {{5, {-0.5f, 1.0f, 0.7f}},      {70, {NAN, 1.0f, 0.0f}},
                {130, {3e38f, 3e38f, 1.0f}},   {200, {1e-40f, 3e-40f, 0.0f}},
                {260, {0.0f, 0.0f, 0.0f}},     {330, {1e-45f, 0.0f, 0.0f}},
-               {399, {2e-39f, 1e-39f, 0.0f}}, {450, {1.0f, 1e-8f, -1.0f}}};
+               {399, {2e-39f, 1e-39f, 0.0f}}, {450, {1.0f, 1e-8f, -1.0f}},
+               {530, {0.0f, 0.0f, 0.0f}}};
     for (size_t i = 0; i < sizeof odd / sizeof *odd; ++i)
         for (uint32_t j = 0; j < k; ++j)
             m.weights[odd[i].v * k + j] = j < 3 ? odd[i].w[j] : 0.0f;
