@@ -527,6 +527,22 @@ kernel_packed_block(const unsigned char *p, size_t step, size_t size,
     return buf;
 }
 
+/* Vertices [base, base + n) of a plain job's influences (k each) as packed
+ * arrays: the caller's own where they already are, else copies in jbuf and
+ * wbuf. */
+static inline __attribute__((always_inline)) void
+kernel_job_influences(const kernel_job_src *src, size_t base, size_t n,
+                      const unsigned k, uint16_t *jbuf, float *wbuf,
+                      const uint16_t **joints, const float **w)
+{
+    *joints = (const uint16_t *)kernel_packed_block(
+        src->joints + base * src->joints_step, src->joints_step, sizeof *jbuf,
+        k, n, jbuf);
+    *w = (const float *)kernel_packed_block(
+        src->weights + base * src->weights_step, src->weights_step,
+        sizeof *wbuf, k, n, wbuf);
+}
+
 /* Whether all count joint matrices are finite: only then may a zero
  * weight multiply its joint's matrix (0 x inf or NaN would poison the
  * blend, where the reference skips the influence). */

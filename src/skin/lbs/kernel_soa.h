@@ -658,12 +658,8 @@ NAME(job_prepare)(const kernel_job_src *src, size_t base, size_t n,
                   float *wbuf, const float **w, uint32_t *off, float *scale,
                   float *idw, bool *any_unskinned)
 {
-    const uint16_t *joints = (const uint16_t *)kernel_packed_block(
-        src->joints + base * src->joints_step, src->joints_step, sizeof *jbuf,
-        k, n, jbuf);
-    *w = (const float *)kernel_packed_block(
-        src->weights + base * src->weights_step, src->weights_step,
-        sizeof *wbuf, k, n, wbuf);
+    const uint16_t *joints;
+    kernel_job_influences(src, base, n, k, jbuf, wbuf, &joints, w);
     const bool full = n == block;
     if (!(full ? NAME(job_indices_ok)(joints, block * k, src->joint_count)
                : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
@@ -698,12 +694,9 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
     if (k == 1 && !src->raw) {
         uint16_t jbuf[KERNEL_BLOCK];
         float wbuf[KERNEL_BLOCK];
-        const uint16_t *joints = (const uint16_t *)kernel_packed_block(
-            src->joints + base * src->joints_step, src->joints_step,
-            sizeof *jbuf, k, n, jbuf);
-        const float *w = (const float *)kernel_packed_block(
-            src->weights + base * src->weights_step, src->weights_step,
-            sizeof *wbuf, k, n, wbuf);
+        const uint16_t *joints;
+        const float *w;
+        kernel_job_influences(src, base, n, k, jbuf, wbuf, &joints, &w);
         return NAME(point_job_one)(joints, w, n, src->joint_count,
                                    (const unsigned char *)src->palette,
                                    joints != jbuf, mp, idw);
