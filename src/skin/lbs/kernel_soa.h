@@ -474,14 +474,17 @@ NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
 
 /* Whether every one of count joint indices is below limit and every weight
  * is >= 0 (not NaN): plain loops the compiler vectorises where count is a
- * constant (full blocks). */
+ * constant (full blocks). The indices are checked by their largest, one
+ * comparison at the end: a maximum is one vector instruction per load,
+ * where a comparison per index widened every index to the limit's 32 bits
+ * and merged the verdicts by blends. */
 static inline __attribute__((always_inline)) bool
 NAME(job_indices_ok)(const uint16_t *joints, size_t count, uint32_t limit)
 {
-    unsigned bad = 0;
+    uint16_t top = 0;
     for (size_t t = 0; t < count; ++t)
-        bad |= joints[t] >= limit;
-    return !bad;
+        top = joints[t] > top ? joints[t] : top;
+    return count == 0 || top < limit;
 }
 
 static inline __attribute__((always_inline)) bool
@@ -515,12 +518,18 @@ NAME(job_sums)(const float *w, size_t count, const unsigned k, float *sum)
 
 /* Byte offsets of the joints' matrices in the palette (at most 65535 * 64),
  * so the blend adds one loaded offset instead of widening and scaling an
- * index per influence. */
-static inline __attribute__((always_inline)) void
+ * index per influence. Returns the largest of the count indices: the
+ * check of job_indices_ok on the same loads, for the caller to compare
+ * with the joint count (offsets of a bad block are written, never read). */
+static inline __attribute__((always_inline)) uint16_t
 NAME(job_offsets)(const uint16_t *joints, size_t count, uint32_t *off)
 {
-    for (size_t t = 0; t < count; ++t)
-        off[t] = (uint32_t)joints[t] * (16 * sizeof(float));
+    uint16_t top = 0;
+    for (size_t t = 0; t < count; ++t) {
+        top = joints[t] > top ? joints[t] : top;
+        off[t] = (uint32_t)joints[t] << 6; /* 16 floats of 4 bytes */
+    }
+    return top;
 }
 
 /* Lanes of job_scales' vectors: 4 (16 bytes, what every kernel's ISA has),
@@ -660,14 +669,9 @@ NAME(job_prepare)(const kernel_job_src *src, size_t base, size_t n,
 {
     const uint16_t *joints;
     kernel_job_influences(src, base, n, k, jbuf, wbuf, &joints, w);
-    const bool full = n == block;
-    if (!(full ? NAME(job_indices_ok)(joints, block * k, src->joint_count)
-               : NAME(job_indices_ok)(joints, n * k, src->joint_count)))
-        return JOB_PREP_BAD_INDEX;
-    if (full)
-        NAME(job_offsets)(joints, block * k, off);
-    else
-        NAME(job_offsets)(joints, n * k, off);
+    const uint16_t top = n == block ? NAME(job_offsets)(joints, block * k, off)
+                                    : NAME(job_offsets)(joints, n * k, off);
+    if (top >= src->joint_count) return JOB_PREP_BAD_INDEX;
     *any_unskinned = false;
     if (src->raw) {
         for (size_t i = 0; i < block; ++i) {
