@@ -306,12 +306,11 @@ static void unsupported_isas_are_refused(void)
     }
 }
 
-/* A joint index out of range: every kernel gives the reference's error and
- * leaves exactly the reference's vertices written. */
-/* A bad index behind a zero weight: the job fails as the reference does,
- * with the vertices before its block written. With 4 influences in the
- * second block of 48; with 2 in the second block of 96 (kernel_fused_block),
- * which is shorter than that. */
+/* A joint index out of range, behind a zero weight: every kernel gives the
+ * reference's error and leaves exactly the reference's vertices written
+ * (those before the bad index's block). With 4 influences the index is in
+ * the second block of 48; with 2 in the second block of 96
+ * (kernel_fused_block), which is shorter than that. */
 static void bad_joint_index_matches_the_reference_k(uint32_t k, size_t n,
                                                     size_t bad)
 {
