@@ -489,9 +489,10 @@ enum {
      * pointer first and reading it back weighs on a job that does little
      * else per vertex (positions alone, most of all). */
     MATS_JOINTS,
-    /* MATS_FUSED + k: scale[i] * sum_j w[i * k + j] * the matrix at byte
-     * offset off[i * k + j] of the palette, blended where it is loaded
-     * (kernel_ops.skin_job; only kernels that have one know it). */
+    /* MATS_FUSED + k: scale[i] * sum_j w[i * k + j] * the matrix of joint
+     * joints[i * k + j] (or at byte offset off[i * k + j] of the palette,
+     * as the kernel's fused_reads_joints(k) says), blended where it is
+     * loaded (kernel_ops.skin_job; only kernels that have one know it). */
     MATS_FUSED
 };
 typedef struct kernel_mats {

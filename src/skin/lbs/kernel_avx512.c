@@ -70,19 +70,44 @@ KERNEL_INLINE __m512 blend_chains(const float *const *jm, const float *w,
     return k >= 2 ? _mm512_add_ps(c, d) : c;
 }
 
+/* The blend in the transform (MATS_FUSED) finds the matrices of 4 and 8
+ * influences from the joints themselves, four indices per 64-bit load,
+ * shifted and masked in general registers: a load per influence fewer than
+ * palette offsets staged by job_prepare, and no pass writing them. 2 and 3
+ * influences keep the offsets (a 32-bit pair of indices measured slower
+ * than two offset loads). */
+KERNEL_INLINE bool fused_reads_joints(unsigned k)
+{
+    return k % 4 == 0;
+}
+
 /* Vertex i's 4x4: loaded, or with MATS_FUSED blended here as
- * avx512_blend_vertex's BLEND_SCALED does it. */
+ * avx512_blend_vertex's BLEND_SCALED does it, but for the scale, which
+ * load_mat applies after the transposes' first step. */
 KERNEL_INLINE __m512 vertex_mat(kernel_mats mats, const int how, int i)
 {
     if (how < MATS_FUSED) return _mm512_loadu_ps(kernel_mat_at(mats, how, i));
     const unsigned k = (unsigned)(how - MATS_FUSED);
     const unsigned char *palette = (const unsigned char *)mats.palette;
     const float *jm[KERNEL_MAX_STAGED];
-    KERNEL_UNROLL
-    for (unsigned j = 0; j < k; ++j)
-        jm[j] = (const float *)(const void *)(palette + mats.off[i * k + j]);
-    const __m512 c = blend_chains(jm, mats.w + i * k, _mm512_setzero_ps(), k);
-    return _mm512_mul_ps(c, _mm512_set1_ps(mats.scale[i]));
+    if (fused_reads_joints(k)) {
+        KERNEL_UNROLL
+        for (unsigned j = 0; j < k; j += 4) {
+            uint64_t q;
+            memcpy(&q, mats.joints + i * k + j, sizeof q);
+            KERNEL_UNROLL
+            for (unsigned e = 0; e < 4; ++e) {
+                const size_t at = (size_t)((q >> (16 * e)) & 0xFFFF) << 6;
+                jm[j + e] = (const float *)(const void *)(palette + at);
+            }
+        }
+    } else {
+        KERNEL_UNROLL
+        for (unsigned j = 0; j < k; ++j)
+            jm[j] =
+                (const float *)(const void *)(palette + mats.off[i * k + j]);
+    }
+    return blend_chains(jm, mats.w + i * k, _mm512_setzero_ps(), k);
 }
 
 KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m512 m[12])
@@ -103,6 +128,18 @@ KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m512 m[12])
         t[g][1] = _mm512_shuffle_ps(t0, t2, 0xEE);
         t[g][2] = _mm512_shuffle_ps(t1, t3, 0x44);
         t[g][3] = _mm512_shuffle_ps(t1, t3, 0xEE);
+        if (how >= MATS_FUSED) {
+            /* The blend's scale, element by element as BLEND_SCALED
+             * multiplies (the same floats): here lane c holds vertices
+             * 4g..4g+3, so one 128-bit load of their scales serves three
+             * rows, where each vertex's own broadcast and multiply cost a
+             * load and a multiply apiece. */
+            const __m512 s =
+                _mm512_broadcast_f32x4(_mm_loadu_ps(mats.scale + 4 * g));
+            KERNEL_UNROLL
+            for (int r = 0; r < 3; ++r)
+                t[g][r] = _mm512_mul_ps(t[g][r], s);
+        }
     }
     KERNEL_UNROLL
     for (int r = 0; r < 3; ++r) {

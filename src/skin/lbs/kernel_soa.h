@@ -258,7 +258,9 @@ NAME(transform_steps)(const kernel_io *io, const size_t *vi, size_t n,
         const kernel_mats step = {how == MATS_BLOCK ? mats.mat + b * 16 : NULL,
                                   how == MATS_POINTED ? mats.mp + b : NULL,
                                   mats.palette,
-                                  how == MATS_JOINTS ? mats.joints + b : NULL,
+                                  how == MATS_JOINTS ? mats.joints + b
+                                  : fused            ? mats.joints + b * k
+                                                     : NULL,
                                   fused ? mats.off + b * k : NULL,
                                   fused ? mats.w + b * k : NULL,
                                   fused ? mats.scale + b : NULL};
@@ -652,35 +654,53 @@ NAME(point_job_one)(const uint16_t *joints, const float *w, size_t n,
 /* What NAME(job_prepare) found in a block's influences. */
 enum { JOB_PREP_BAD_INDEX, JOB_PREP_CAREFUL, JOB_PREP_SCALED };
 
+/* A block's scratch, and what NAME(job_prepare) leaves in it. */
+typedef struct job_block {
+    uint16_t *jbuf; /* joints and weights at other strides, packed here */
+    float *wbuf;
+    /* Palette byte offsets of the joints; NULL where the caller reads the
+     * joints themselves, so the pass only checks them. */
+    uint32_t *off;
+    float *scale, *idw;
+    const uint16_t *joints; /* set: the block's packed joints */
+    const float *w;         /* and weights */
+    bool any_unskinned;
+} job_block;
+
 /* The first pass of the plain job's blend of a block (k >= 2, or one raw
  * weight): every joint index and weight of the block checked and each
  * vertex's weight sum turned into a scale, in loops over the block's flat
  * arrays (no decision per influence). Joints and weights at other strides
- * are first packed into jbuf / wbuf; *w is the block's packed weights, off
- * its palette byte offsets. JOB_PREP_SCALED: scale (and idw,
- * *any_unskinned) set, so every vertex blends its raw weights and scales
+ * are first packed into jbuf / wbuf. JOB_PREP_SCALED: scale (and idw,
+ * any_unskinned) set, so every vertex blends its raw weights and scales
  * the blended matrix once; JOB_PREP_CAREFUL: a weight the scales cannot
  * take (blend_job_careful's business). */
 static inline __attribute__((always_inline)) int
 NAME(job_prepare)(const kernel_job_src *src, size_t base, size_t n,
-                  const unsigned k, const size_t block, uint16_t *jbuf,
-                  float *wbuf, const float **w, uint32_t *off, float *scale,
-                  float *idw, bool *any_unskinned)
+                  const unsigned k, const size_t block, job_block *b)
 {
-    const uint16_t *joints;
-    kernel_job_influences(src, base, n, k, jbuf, wbuf, &joints, w);
-    const uint16_t top = n == block ? NAME(job_offsets)(joints, block * k, off)
-                                    : NAME(job_offsets)(joints, n * k, off);
-    if (top >= src->joint_count) return JOB_PREP_BAD_INDEX;
-    *any_unskinned = false;
+    kernel_job_influences(src, base, n, k, b->jbuf, b->wbuf, &b->joints, &b->w);
+    const size_t count = (n == block ? block : n) * k;
+    if (b->off) {
+        const uint16_t top =
+            n == block ? NAME(job_offsets)(b->joints, block * k, b->off)
+                       : NAME(job_offsets)(b->joints, count, b->off);
+        if (top >= src->joint_count) return JOB_PREP_BAD_INDEX;
+    } else if (!(n == block ? NAME(job_indices_ok)(b->joints, block * k,
+                                                   src->joint_count)
+                            : NAME(job_indices_ok)(b->joints, count,
+                                                   src->joint_count)))
+        return JOB_PREP_BAD_INDEX;
+    b->any_unskinned = false;
     if (src->raw) {
         for (size_t i = 0; i < block; ++i) {
-            scale[i] = 1.0f;
-            idw[i] = 0.0f;
+            b->scale[i] = 1.0f;
+            b->idw[i] = 0.0f;
         }
         return JOB_PREP_SCALED;
     }
-    return NAME(job_scales)(*w, n, k, block, scale, idw, any_unskinned)
+    return NAME(job_scales)(b->w, n, k, block, b->scale, b->idw,
+                            &b->any_unskinned)
                ? JOB_PREP_SCALED
                : JOB_PREP_CAREFUL;
 }
@@ -709,11 +729,12 @@ NAME(blend_job_k)(const kernel_job_src *src, size_t base, size_t n,
     uint16_t jbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     float wbuf[KERNEL_BLOCK * KERNEL_MAX_STAGED];
     uint32_t off[KERNEL_BLOCK * KERNEL_MAX_STAGED];
-    const float *w;
-    bool any_unskinned;
+    job_block b = {jbuf, wbuf, off, scale, idw, NULL, NULL, false};
     const unsigned char *palette = (const unsigned char *)src->palette;
-    switch (NAME(job_prepare)(src, base, n, k, KERNEL_JOB_BLOCK, jbuf, wbuf, &w,
-                              off, scale, idw, &any_unskinned)) {
+    const int prep = NAME(job_prepare)(src, base, n, k, KERNEL_JOB_BLOCK, &b);
+    const float *w = b.w;
+    const bool any_unskinned = b.any_unskinned;
+    switch (prep) {
     case JOB_PREP_BAD_INDEX:
         return KERNEL_BAD_INDEX;
     case JOB_PREP_CAREFUL:
@@ -788,27 +809,32 @@ NAME(skin_job_k)(const kernel_job_src *src, const kernel_io *io,
     uint16_t jbuf[KERNEL_FUSED_BLOCK * KERNEL_MAX_STAGED];
     float wbuf[KERNEL_FUSED_BLOCK * KERNEL_MAX_STAGED];
     uint32_t off[KERNEL_FUSED_BLOCK * KERNEL_MAX_STAGED];
-    const float *w;
-    bool any_unskinned;
+    const bool by_joints = fused_reads_joints(k);
+    job_block b = {jbuf, wbuf, by_joints ? NULL : off, scale, idw, NULL,
+                   NULL, false};
     const int prep =
-        NAME(job_prepare)(src, base, n, k, kernel_fused_block(k), jbuf, wbuf,
-                          &w, off, scale, idw, &any_unskinned);
+        NAME(job_prepare)(src, base, n, k, kernel_fused_block(k), &b);
     if (prep == JOB_PREP_BAD_INDEX) return KERNEL_BAD_INDEX;
-    if (prep != JOB_PREP_SCALED || any_unskinned) return KERNEL_DECLINED;
+    if (prep != JOB_PREP_SCALED || b.any_unskinned) return KERNEL_DECLINED;
     /* The lanes of a last, partial step read influences too: zero weights
      * on joint 0 (finite), in copies, never past the caller's arrays. */
     if (n % W) {
         const size_t end = (n + W - 1) / W * W;
-        if (w != wbuf) memcpy(wbuf, w, n * k * sizeof *w);
+        if (b.w != wbuf) memcpy(wbuf, b.w, n * k * sizeof *b.w);
+        if (by_joints && b.joints != jbuf)
+            memcpy(jbuf, b.joints, n * k * sizeof *b.joints);
         for (size_t t = n * k; t < end * k; ++t) {
             wbuf[t] = 0.0f;
+            jbuf[t] = 0;
             off[t] = 0;
         }
         for (size_t i = n; i < end; ++i)
             scale[i] = 0.0f;
-        w = wbuf;
+        b.w = wbuf;
+        if (by_joints) b.joints = jbuf;
     }
-    const kernel_mats mats = {NULL, NULL, src->palette, NULL, off, w, scale};
+    const kernel_mats mats = {NULL, NULL, src->palette, b.joints,
+                              off,  b.w,  scale};
 #define NAME_CALL(a)                                                           \
     NAME(transform_steps)(io, vi, n, mats, MATS_FUSED + (int)k, a)
     NAME_BY_ATTRS(NAME_CALL)

@@ -310,7 +310,9 @@ static void unsupported_isas_are_refused(void)
  * reference's error and leaves exactly the reference's vertices written
  * (those before the bad index's block). With 4 influences the index is in
  * the second block of 48; with 2 in the second block of 96
- * (kernel_fused_block), which is shorter than that. */
+ * (kernel_fused_block), which is shorter than that; with 8 in the second,
+ * partial block of 48, where the blend in the transform reads the joints
+ * four per load and the first pass only checks them. */
 static void bad_joint_index_matches_the_reference_k(uint32_t k, size_t n,
                                                     size_t bad)
 {
@@ -342,6 +344,7 @@ static void bad_joint_index_matches_the_reference(void)
 {
     bad_joint_index_matches_the_reference_k(4, 100, 57);
     bad_joint_index_matches_the_reference_k(2, 170, 150);
+    bad_joint_index_matches_the_reference_k(8, 75, 70);
 }
 
 /* A zero weight adds nothing even from a NaN joint matrix (as the
@@ -402,6 +405,24 @@ static void odd_weight_sums_match_the_reference_k(uint32_t k)
     for (size_t i = 0; i < sizeof odd / sizeof *odd; ++i)
         for (uint32_t j = 0; j < k; ++j)
             m.weights[odd[i].v * k + j] = j < 3 ? odd[i].w[j] : 0.0f;
+    /* Vertex 450's weights 1 and -1, scaled by 1 / 1e-8, nearly cancel:
+     * in float each scaled product keeps a rounding error near 1e8 * 2^-24,
+     * which the test tolerates only against a result of the scale's size.
+     * So they name two joints whose difference keeps the result that large
+     * (the identity, and twice it moved by (10, 10, 10): positions 1e8 *
+     * (p + 10), p within [-3, 3]), with entries whose scaled products are
+     * exact. With joints drawn at random, a component whose two terms
+     * cancelled failed or passed by the draw. */
+    static const float twice[16] = {2, 0, 0, 0, 0,  2,  0,  0,
+                                    0, 0, 2, 0, 10, 10, 10, 1},
+                       once[16] = {1, 0, 0, 0, 0, 1, 0, 0,
+                                   0, 0, 1, 0, 0, 0, 0, 1};
+    memcpy(m.jm + 16 * 18, twice, sizeof twice);
+    memcpy(m.jm + 16 * 19, once, sizeof once);
+    if (k >= 3) {
+        m.joints[450 * k] = 18;
+        m.joints[450 * k + 2] = 19;
+    }
     float *ref_pos = malloc(ODD_N * 12), *ref_nrm = malloc(ODD_N * 12);
     float *pos = malloc(ODD_N * 12), *nrm = malloc(ODD_N * 12);
     vs_skinning_job job = mesh_job(&m, ref_pos);
