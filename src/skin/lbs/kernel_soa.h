@@ -21,6 +21,9 @@
  *                          1 / 65535: kernel_chunk_src.palette_q); these two
  *                          are not needed with KERNEL_NO_CHUNKS (no
  *                          transform_chunks)
+ *   fused_reads_joints(k)  with KERNEL_FUSED_BLEND (kernel_ops.skin_job):
+ *                          whether load_mat's MATS_FUSED + k reads the
+ *                          joints (job_prepare then writes no offsets)
  * The arithmetic is the reference's (vertex_transform.h) in float: the
  * position takes the blended 3x4, the normal sign(det) * cofactor(A) (or
  * A itself with KERNEL_NORMALS_BY_MATRIX), the tangent A itself, and both
