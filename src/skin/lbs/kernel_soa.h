@@ -683,15 +683,14 @@ NAME(job_prepare)(const kernel_job_src *src, size_t base, size_t n,
                   const unsigned k, const size_t block, job_block *b)
 {
     kernel_job_influences(src, base, n, k, b->jbuf, b->wbuf, &b->joints, &b->w);
-    const size_t count = (n == block ? block : n) * k;
     if (b->off) {
         const uint16_t top =
             n == block ? NAME(job_offsets)(b->joints, block * k, b->off)
-                       : NAME(job_offsets)(b->joints, count, b->off);
+                       : NAME(job_offsets)(b->joints, n * k, b->off);
         if (top >= src->joint_count) return JOB_PREP_BAD_INDEX;
     } else if (!(n == block ? NAME(job_indices_ok)(b->joints, block * k,
                                                    src->joint_count)
-                            : NAME(job_indices_ok)(b->joints, count,
+                            : NAME(job_indices_ok)(b->joints, n * k,
                                                    src->joint_count)))
         return JOB_PREP_BAD_INDEX;
     b->any_unskinned = false;
