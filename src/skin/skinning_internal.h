@@ -13,4 +13,10 @@
 vs_result skinning_job_reference_from(const vs_skinning_job *job, size_t first,
                                       vs_error *error);
 
+/* The vertices vs_skinning_job_run takes as a short first block
+ * (kernel_job_lead) on its kernel path, 0 on the others: a parallel job
+ * starts its later ranges that far past their block-aligned starts, so
+ * that every range's blocks are the serial run's. */
+size_t skinning_job_lead(const vs_skinning_job *job);
+
 #endif

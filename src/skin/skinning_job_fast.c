@@ -141,11 +141,15 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
     const size_t step = pointed || inf > KERNEL_MAX_STAGED ? KERNEL_BLOCK
                         : fused ? kernel_fused_block((unsigned)inf)
                                 : KERNEL_JOB_BLOCK;
+    /* The lead first (kernel_job_lead), then whole blocks from a line. */
+    const size_t lead = skinning_job_lead(job);
+    size_t indexed = step; /* the block size s.vi holds */
     kernel_block_indices(s.vi, step);
-    for (size_t base = 0; base < job->vertex_count; base += step) {
+    for (size_t base = 0, n; base < job->vertex_count; base += n) {
         const size_t left = job->vertex_count - base;
-        const size_t n = left < step ? left : step;
-        if (n < step) kernel_block_indices(s.vi, n);
+        const size_t want = base == 0 && lead ? lead : step;
+        n = left < want ? left : want;
+        if (n != indexed) kernel_block_indices(s.vi, indexed = n);
         kernel_io at;
         kernel_io_at(io_all, base, &at);
         if (inf <= KERNEL_MAX_STAGED) {
@@ -221,6 +225,14 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
     const vs_result r = run_blocks(&aligned, ops, &io, error);
     if (streaming) kernel_store_fence();
     return r;
+}
+
+size_t skinning_job_lead(const vs_skinning_job *job)
+{
+    if (job->isa == VS_ISA_SCALAR || job->method == VS_SKIN_DUAL_QUATERNION)
+        return 0;
+    return kernel_job_lead(job->out_positions, job->out_positions_stride,
+                           job->vertex_count);
 }
 
 /* The DQS kernels (dqs_kernel.c) come in plain C, SSE2 and AVX2+FMA; an

@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "skin/lbs/kernel.h"
+#include "skin/skinning_internal.h"
 #include "vskin/vskin.h"
 
 /* Fewer vertices than this per task cost more in hand-off than they save. */
@@ -17,7 +18,8 @@
  * vs_skinning_job or a vs_skin_stream_job) and the first failure. */
 typedef struct range_task {
     const void *job;
-    atomic_int result; /* a failing range's code, VS_OK when none */
+    size_t count, lead; /* the job's vertices; its lead (skinning_job_lead) */
+    atomic_int result;  /* a failing range's code, VS_OK when none */
 } range_task;
 
 static const void *advance(const void *p, size_t stride, size_t element,
@@ -27,11 +29,22 @@ static const void *advance(const void *p, size_t stride, size_t element,
     return (const unsigned char *)p + (stride ? stride : element) * count;
 }
 
+/* A range bound moved past the plain job's lead, where a serial block
+ * starts (range_grain); the job's own bounds stay. */
+static size_t after_lead(const range_task *task, size_t at)
+{
+    if (at == 0 || at == task->count) return at;
+    return task->count - at > task->lead ? at + task->lead : task->count;
+}
+
 static void run_range(void *user, size_t begin, size_t end, uint32_t worker)
 {
     (void)worker;
     range_task *task = user;
     const vs_skinning_job *job = task->job;
+    begin = after_lead(task, begin);
+    end = after_lead(task, end);
+    if (begin == end) return;
     const size_t inf = job->influence_count;
     const size_t tangent =
         (job->tangent_components == 3 ? 3u : 4u) * sizeof(float);
@@ -75,13 +88,13 @@ static size_t range_grain(const vs_context *context, size_t count)
     if (ranges >= threads) ranges -= ranges % threads;
     size_t grain = (count + ranges - 1) / ranges;
     /* Ranges start at multiples of every block size the kernels use
-     * (KERNEL_RANGE_ALIGN): the blocks are then exactly the serial run's,
-     * so the results are bit for bit the same (the plain job decides some
-     * things per block: which weight path, and for 2, 4 or 8 influences
-     * under AVX2 the order in which a full block's weights are summed);
-     * packed outputs also begin on a 64-byte line (no line written by two
-     * threads) and keep the 16-byte alignment streaming stores need. A
-     * multiple of the stream's chunks (8 vertices) too. */
+     * (KERNEL_RANGE_ALIGN), the plain job's after its lead (run_range):
+     * the blocks are then exactly the serial run's, so the results are bit
+     * for bit the same (the plain job decides some things per block, such
+     * as which weight path it takes); packed output positions also begin
+     * on a 64-byte line (no line written by two threads) and keep the
+     * 16-byte alignment streaming stores need. A multiple of the stream's
+     * chunks (8 vertices) too. */
     return (grain + KERNEL_RANGE_ALIGN - 1) / KERNEL_RANGE_ALIGN *
            KERNEL_RANGE_ALIGN;
 }
@@ -89,9 +102,10 @@ static size_t range_grain(const vs_context *context, size_t count)
 /* fn (run_range or run_stream_range) over [0, count) in ranges of grain
  * across the pool, then the code of a range that failed, if any. */
 static vs_result run_ranges(vs_context *context, size_t count, size_t grain,
-                            vs_parallel_fn fn, const void *job, vs_error *error)
+                            size_t lead, vs_parallel_fn fn, const void *job,
+                            vs_error *error)
 {
-    range_task task = {.job = job};
+    range_task task = {.job = job, .count = count, .lead = lead};
     atomic_init(&task.result, VS_OK);
     vs_result r =
         vs_context_parallel_for(context, count, grain, fn, &task, error);
@@ -110,7 +124,8 @@ vs_result vs_skinning_job_run_parallel(vs_context *context,
     if (r != VS_OK) return r;
     const size_t grain = range_grain(context, job->vertex_count);
     if (!grain) return vs_skinning_job_run(job, error);
-    return run_ranges(context, job->vertex_count, grain, run_range, job, error);
+    return run_ranges(context, job->vertex_count, grain, skinning_job_lead(job),
+                      run_range, job, error);
 }
 
 static void run_stream_range(void *user, size_t begin, size_t end,
@@ -135,6 +150,6 @@ vs_result vs_skin_stream_job_run_parallel(vs_context *context,
     if (r != VS_OK) return r;
     const size_t grain = range_grain(context, job->vertex_count);
     if (!grain) return vs_skin_stream_job_run(job, error);
-    return run_ranges(context, job->vertex_count, grain, run_stream_range, job,
-                      error);
+    return run_ranges(context, job->vertex_count, grain, 0, run_stream_range,
+                      job, error);
 }

@@ -403,6 +403,20 @@ void kernel_io_at(const kernel_io *io, size_t first, kernel_io *at);
  * indices of a block of n consecutive vertices. */
 void kernel_block_indices(size_t *vi, size_t n);
 
+/* The vertices (0 to 15) a plain job of vertex_count vertices runs as a
+ * short block of their own before its full blocks, so that every block
+ * after them, and each 16-vertex step in it, begins where the packed
+ * output positions (stride 0 or 12) begin a 64-byte line. malloc gives 16
+ * bytes of alignment: there each of the widest kernel's 64-byte loads and
+ * stores of packed attributes would straddle two lines. 0 for other
+ * strides, addresses that are not a multiple of 4 and jobs of fewer than
+ * KERNEL_BLOCK vertices. The other attributes gain where they share the
+ * positions' alignment, as arrays from one allocator often do. A parallel
+ * job starts its ranges after the lead (skinning_parallel.c), so that its
+ * blocks stay the serial run's. */
+size_t kernel_job_lead(const float *out_positions, size_t stride,
+                       size_t vertex_count);
+
 /* Orders the non-temporal stores before anything after it (sfence on x86);
  * a job that streamed calls it before returning. */
 void kernel_store_fence(void);

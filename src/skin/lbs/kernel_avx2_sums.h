@@ -64,6 +64,8 @@ KERNEL_INLINE bool NAME(job_sums_full)(const float *w, const unsigned k,
 }
 #define KERNEL_JOB_SUMS_FULL(w, k, block, sum, bad)                            \
     NAME(job_sums_full)(w, k, block, sum, bad)
+/* Those horizontal adds sum pairwise: other blocks sum so too. */
+#define KERNEL_JOB_SUMS_TREE 1
 /* 256-bit registers: job_scales divides 8 sums at once (kernel_soa.h). */
 #define KERNEL_SCALE_LANES 8
 

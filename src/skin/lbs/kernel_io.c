@@ -133,6 +133,20 @@ void kernel_block_indices(size_t *vi, size_t n)
         vi[i] = i < n ? i : n - 1;
 }
 
+size_t kernel_job_lead(const float *out_positions, size_t stride,
+                       size_t vertex_count)
+{
+    const uintptr_t at = (uintptr_t)out_positions;
+    if ((stride && stride != 3 * sizeof(float)) || at % sizeof(float) ||
+        vertex_count < KERNEL_BLOCK)
+        return 0;
+    /* 12 * v runs through every multiple of 4 modulo 64 as v goes 0..15. */
+    size_t v = 0;
+    while ((at + v * 3 * sizeof(float)) % 64)
+        ++v;
+    return v;
+}
+
 void kernel_store_fence(void)
 {
 #if defined(__SSE2__)

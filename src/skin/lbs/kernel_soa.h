@@ -417,17 +417,39 @@ static void NAME(blend_stream)(size_t n, unsigned k,
 #undef NAME_FORMATS
 }
 
+/* A vertex's k weights summed in float in the order every block of this
+ * kernel sums them: pairwise (2, 4 and 8 weights) where the includer's
+ * full blocks sum so (KERNEL_JOB_SUMS_TREE), else one after the other. So a
+ * vertex's scale is the same in a full block, a short one (the job's first
+ * and last) and the careful path, and the blocks' bounds, which move with
+ * the outputs' address (kernel_job_lead), cannot change a float. */
+#ifndef KERNEL_JOB_SUMS_TREE
+#define KERNEL_JOB_SUMS_TREE 0
+#endif
+static inline __attribute__((always_inline)) float
+NAME(vertex_sum)(const float *w, const unsigned k)
+{
+    if (KERNEL_JOB_SUMS_TREE && k == 4) return (w[0] + w[1]) + (w[2] + w[3]);
+    if (KERNEL_JOB_SUMS_TREE && k == 8)
+        return ((w[0] + w[1]) + (w[2] + w[3])) +
+               ((w[4] + w[5]) + (w[6] + w[7]));
+    float s = 0.0f; /* 2 weights: w0 + w1 either way */
+    for (unsigned j = 0; j < k; ++j)
+        s += w[j];
+    return s;
+}
+
 /* The plain job's blend, vertex by vertex, for a block (packed, indices
  * already checked, palette byte offsets in off) with a weight the two-pass
  * blend below leaves alone (negative, NaN, or a sum outside [FLT_MIN,
- * FLT_MAX]); normalised weights only. Weight rule as the reference:
- * divided by their sum; a sum that is not positive and finite means
- * unskinned (identity). The sum is taken in float when that cannot change
- * the verdict (all weights >= 0 and a finite float sum: then it is > 0
- * exactly when the double sum is), else in double, and a sum too small for
- * its float reciprocal scales in double too. With a finite palette a zero
- * weight may multiply its matrix (0 * finite = 0); otherwise it points at a
- * zero matrix, so a NaN matrix behind a zero weight adds nothing. Sets
+ * FLT_MAX]). Weight rule as the reference: divided by their sum; a sum
+ * that is not positive and finite means unskinned (identity). A vertex
+ * whose own weights the two-pass blend would take is blended as it does
+ * (its sum, its scale, the blended matrix scaled once), so its floats do
+ * not depend on its neighbours in the block. The others take the sum in
+ * double and their weights normalised one by one. With a finite palette a
+ * zero weight may multiply its matrix (0 * finite = 0); otherwise it points
+ * at a zero matrix, so a NaN matrix behind a zero weight adds nothing. Sets
  * idws[i] to vertex i's identity weight and returns whether any is
  * unskinned. */
 static inline __attribute__((always_inline)) bool
@@ -438,31 +460,31 @@ NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
     bool any_unskinned = false;
     for (size_t i = 0; i < n; ++i) {
         const float *w = weights + i * k;
-        float fsum = 0.0f;
         unsigned negative = 0;
-        for (unsigned j = 0; j < k; ++j) {
+        for (unsigned j = 0; j < k; ++j)
             negative |= !(w[j] >= 0.0f);
-            fsum += w[j];
-        }
+        const float fsum = NAME(vertex_sum)(w, k);
         float ws[KERNEL_MAX_STAGED];
-        float idw = 0.0f;
+        float idw = 0.0f, scale = 1.0f;
+        int mode = BLEND_SET;
         if (!negative && fsum <= FLT_MAX && !(fsum > 0.0f && fsum < FLT_MIN)) {
-            /* 1.0f / fsum is exactly (float)(1.0 / (double)fsum): a double
-             * quotient rounded to float is correctly rounded (53 >= 2 * 24
-             * + 2 bits). */
-            const float scale = fsum > 0.0f ? 1.0f / fsum : 0.0f;
+            /* job_scales' rule for this vertex: the raw weights, the
+             * blended matrix times 1 / sum (0 and the identity for a zero
+             * sum). */
+            scale = fsum > 0.0f ? 1.0f / fsum : 0.0f;
             idw = fsum > 0.0f ? 0.0f : 1.0f;
+            mode = BLEND_SCALED_IDENTITY;
             for (unsigned j = 0; j < k; ++j)
-                ws[j] = scale != 0.0f ? w[j] * scale : 0.0f;
+                ws[j] = w[j];
         } else {
             double sum = 0.0;
             for (unsigned j = 0; j < k; ++j)
                 sum += w[j];
             const bool unskinned = !weights_sum_skins(sum);
-            const double scale = unskinned ? 0.0 : 1.0 / sum;
+            const double dscale = unskinned ? 0.0 : 1.0 / sum;
             idw = unskinned ? 1.0f : 0.0f;
             for (unsigned j = 0; j < k; ++j)
-                ws[j] = unskinned ? 0.0f : (float)(w[j] * scale);
+                ws[j] = unskinned ? 0.0f : (float)(w[j] * dscale);
         }
         const float *jm[KERNEL_MAX_STAGED];
         for (unsigned j = 0; j < k; ++j) {
@@ -470,7 +492,11 @@ NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
                 (const float *)(const void *)(palette + off[i * k + j]);
             jm[j] = finite_palette || ws[j] != 0.0f ? m : kernel_zero_matrix;
         }
-        NAME(blend_vertex)(jm, ws, 1.0f, idw, mat + i * 16, BLEND_SET, k);
+        if (mode == BLEND_SET)
+            NAME(blend_vertex)(jm, ws, 1.0f, idw, mat + i * 16, BLEND_SET, k);
+        else
+            NAME(blend_vertex)
+        (jm, ws, scale, idw, mat + i * 16, BLEND_SCALED_IDENTITY, k);
         idws[i] = idw;
         any_unskinned |= idw != 0.0f;
     }
@@ -501,24 +527,20 @@ NAME(job_weights_ok)(const float *w, size_t count)
     return !bad;
 }
 
-/* sum[i] = the k weights of vertex i, i < count, in the order the careful
- * path adds them. An ISA may sum a full block itself: its
- * KERNEL_JOB_SUMS_FULL(w, k, block, sum, bad) returns whether it did (the order
- * of the additions may differ, so the scale may differ in the last bit) and
- * then sets *bad non-zero where a weight is not >= 0, checked on the loads
- * it sums rather than in a pass of its own. */
+/* sum[i] = vertex_sum of vertex i's k weights, i < count. An ISA may sum a
+ * full block itself: its KERNEL_JOB_SUMS_FULL(w, k, block, sum, bad)
+ * returns whether it did (in vertex_sum's order, which
+ * KERNEL_JOB_SUMS_TREE makes its own) and then sets *bad non-zero where a
+ * weight is not >= 0, checked on the loads it sums rather than in a pass
+ * of its own. */
 #ifndef KERNEL_JOB_SUMS_FULL
 #define KERNEL_JOB_SUMS_FULL(w, k, block, sum, bad) false
 #endif
 static inline __attribute__((always_inline)) void
 NAME(job_sums)(const float *w, size_t count, const unsigned k, float *sum)
 {
-    for (size_t i = 0; i < count; ++i) {
-        float s = 0.0f;
-        for (unsigned j = 0; j < k; ++j)
-            s += w[i * k + j];
-        sum[i] = s;
-    }
+    for (size_t i = 0; i < count; ++i)
+        sum[i] = NAME(vertex_sum)(w + i * k, k);
 }
 
 /* Byte offsets of the joints' matrices in the palette (at most 65535 * 64),

@@ -826,6 +826,62 @@ static void fma_kernels_give_the_avx2_floats(void)
     free(got);
 }
 
+/* The plain job runs a short first block until its packed output positions
+ * start a 64-byte line (kernel_job_lead), so its blocks' bounds move with
+ * the outputs' address. Every kernel gives the same floats at each of the
+ * 16 float offsets in a line, whole and split over two threads (which
+ * start their ranges after the lead), for 1 to 8 influences, with odd
+ * weights: unskinned vertices (fused blocks declined), a negative weight
+ * and tiny sums (careful blocks). */
+static void output_address_keeps_the_floats(void)
+{
+    enum { N = 5000, FLOATS = 6 * N + 16 };
+    static const uint32_t ks[] = {1, 2, 3, 4, 8};
+    float *buf = aligned_alloc(64, FLOATS * sizeof(float));
+    float *want = malloc(6 * N * sizeof(float));
+    vs_context *ctx = NULL;
+    const vs_context_options two = {.thread_count = 2};
+    CHECK(vs_context_create(&two, &ctx, NULL) == VS_OK);
+    int differing = 0;
+    for (size_t ii = 0; ii < FAST_ISA_COUNT; ++ii) {
+        if (!vs_isa_supported(fast_isas[ii])) continue;
+        for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ++ki)
+            for (int odd = 0; odd < 2; ++odd) {
+                mesh m = make_mesh(N, ks[ki], 40);
+                if (odd) odd_weights(&m);
+                for (int off = 0; off < 16; ++off)
+                    for (int parallel = 0; parallel < 2; ++parallel) {
+                        float *out = buf + off;
+                        memset(buf, 0, FLOATS * sizeof(float));
+                        vs_skinning_job job = mesh_job(&m, out);
+                        job.in_normals = m.nrm;
+                        job.out_normals = out + 3 * N;
+                        job.isa = fast_isas[ii];
+                        CHECK(
+                            (parallel
+                                 ? vs_skinning_job_run_parallel(ctx, &job, NULL)
+                                 : vs_skinning_job_run(&job, NULL)) == VS_OK);
+                        if (!off && !parallel) {
+                            memcpy(want, out, 6 * N * sizeof(float));
+                            continue;
+                        }
+                        if (!memcmp(want, out, 6 * N * sizeof(float))) continue;
+                        if (!differing++)
+                            fprintf(stderr,
+                                    "  first: isa %s, %u influences, odd %d, "
+                                    "+%d floats, parallel %d\n",
+                                    vs_isa_name(fast_isas[ii]), ks[ki], odd,
+                                    off, parallel);
+                    }
+                free_mesh(&m);
+            }
+    }
+    CHECK_MSG(differing == 0, "%d jobs differ from the aligned run", differing);
+    vs_context_free(ctx);
+    free(buf);
+    free(want);
+}
+
 int main(void)
 {
     RUN(unsupported_isas_are_refused);
@@ -839,5 +895,6 @@ int main(void)
     RUN(strided_influences_give_the_same_results);
     RUN(one_influence_whole_blocks_match_the_reference);
     RUN(fma_kernels_give_the_avx2_floats);
+    RUN(output_address_keeps_the_floats);
     return test_summary();
 }
