@@ -778,6 +778,14 @@ static void run_into(const mesh *m, vs_isa isa, int attrs, bool raw, float *out)
     CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
 }
 
+/* Counts a job whose bytes differ from want's in *differing; true for the
+ * first such job, which the caller describes. */
+static bool first_difference(const void *want, const void *got, size_t bytes,
+                             int *differing)
+{
+    return memcmp(want, got, bytes) && !(*differing)++;
+}
+
 /* The kernels with FMA give the same floats: VS_ISA_AUTO on a CPU with
  * AVX-512VL runs the AVX2 kernel built with 32 registers (transforms,
  * stream chunks, the one-influence blend pass), the same operations as
@@ -809,9 +817,8 @@ static void fma_kernels_give_the_avx2_floats(void)
                     for (size_t oi = 0; oi < 2; ++oi) {
                         if (!vs_isa_supported(others[oi])) continue;
                         run_into(&m, others[oi], attrs, raw, got);
-                        if (!memcmp(want, got, N * 10 * sizeof(float)))
-                            continue;
-                        if (!differing++)
+                        if (first_difference(want, got, N * 10 * sizeof(float),
+                                             &differing))
                             fprintf(stderr,
                                     "  first: isa %s, %u influences, "
                                     "weights %d, attrs %d, raw %d\n",
@@ -865,8 +872,8 @@ static void output_address_keeps_the_floats(void)
                             memcpy(want, out, 6 * N * sizeof(float));
                             continue;
                         }
-                        if (!memcmp(want, out, 6 * N * sizeof(float))) continue;
-                        if (!differing++)
+                        if (first_difference(want, out, 6 * N * sizeof(float),
+                                             &differing))
                             fprintf(stderr,
                                     "  first: isa %s, %u influences, odd %d, "
                                     "+%d floats, parallel %d\n",
