@@ -464,18 +464,16 @@ NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
         for (unsigned j = 0; j < k; ++j)
             negative |= !(w[j] >= 0.0f);
         const float fsum = NAME(vertex_sum)(w, k);
-        float ws[KERNEL_MAX_STAGED];
-        float idw = 0.0f, scale = 1.0f;
-        int mode = BLEND_SET;
-        if (!negative && fsum <= FLT_MAX && !(fsum > 0.0f && fsum < FLT_MIN)) {
-            /* job_scales' rule for this vertex: the raw weights, the
-             * blended matrix times 1 / sum (0 and the identity for a zero
-             * sum). */
+        /* Weights job_scales would take: its rule for this vertex, the raw
+         * weights and the blended matrix times 1 / sum (0 and the identity
+         * for a zero sum). */
+        const bool ordinary =
+            !negative && fsum <= FLT_MAX && !(fsum > 0.0f && fsum < FLT_MIN);
+        float ws[KERNEL_MAX_STAGED]; /* the others' normalised weights */
+        float idw, scale = 0.0f;
+        if (ordinary) {
             scale = fsum > 0.0f ? 1.0f / fsum : 0.0f;
             idw = fsum > 0.0f ? 0.0f : 1.0f;
-            mode = BLEND_SCALED_IDENTITY;
-            for (unsigned j = 0; j < k; ++j)
-                ws[j] = w[j];
         } else {
             double sum = 0.0;
             for (unsigned j = 0; j < k; ++j)
@@ -486,17 +484,19 @@ NAME(blend_job_careful)(const unsigned char *palette, const uint32_t *off,
             for (unsigned j = 0; j < k; ++j)
                 ws[j] = unskinned ? 0.0f : (float)(w[j] * dscale);
         }
+        const float *wv = ordinary ? w : ws;
         const float *jm[KERNEL_MAX_STAGED];
         for (unsigned j = 0; j < k; ++j) {
             const float *m =
                 (const float *)(const void *)(palette + off[i * k + j]);
-            jm[j] = finite_palette || ws[j] != 0.0f ? m : kernel_zero_matrix;
+            jm[j] = finite_palette || wv[j] != 0.0f ? m : kernel_zero_matrix;
         }
-        if (mode == BLEND_SET)
-            NAME(blend_vertex)(jm, ws, 1.0f, idw, mat + i * 16, BLEND_SET, k);
-        else
+        if (ordinary) {
             NAME(blend_vertex)
-        (jm, ws, scale, idw, mat + i * 16, BLEND_SCALED_IDENTITY, k);
+            (jm, w, scale, idw, mat + i * 16, BLEND_SCALED_IDENTITY, k);
+        } else {
+            NAME(blend_vertex)(jm, ws, 1.0f, idw, mat + i * 16, BLEND_SET, k);
+        }
         idws[i] = idw;
         any_unskinned |= idw != 0.0f;
     }
