@@ -833,6 +833,19 @@ static void fma_kernels_give_the_avx2_floats(void)
     free(got);
 }
 
+/* m's positions and normals on isa into out (positions, then normals 3 *
+ * m->count floats on), on ctx's threads where ctx is set. */
+static void run_with_normals(const mesh *m, vs_isa isa, vs_context *ctx,
+                             float *out)
+{
+    vs_skinning_job job = mesh_job(m, out);
+    job.in_normals = m->nrm;
+    job.out_normals = out + 3 * m->count;
+    job.isa = isa;
+    CHECK((ctx ? vs_skinning_job_run_parallel(ctx, &job, NULL)
+               : vs_skinning_job_run(&job, NULL)) == VS_OK);
+}
+
 /* The plain job runs a short first block until its packed output positions
  * start a 64-byte line (kernel_job_lead), so its blocks' bounds move with
  * the outputs' address. Every kernel gives the same floats at each of the
@@ -856,30 +869,24 @@ static void output_address_keeps_the_floats(void)
             for (int odd = 0; odd < 2; ++odd) {
                 mesh m = make_mesh(N, ks[ki], 40);
                 if (odd) odd_weights(&m);
-                for (int off = 0; off < 16; ++off)
-                    for (int parallel = 0; parallel < 2; ++parallel) {
-                        float *out = buf + off;
-                        memset(buf, 0, FLOATS * sizeof(float));
-                        vs_skinning_job job = mesh_job(&m, out);
-                        job.in_normals = m.nrm;
-                        job.out_normals = out + 3 * N;
-                        job.isa = fast_isas[ii];
-                        CHECK(
-                            (parallel
-                                 ? vs_skinning_job_run_parallel(ctx, &job, NULL)
-                                 : vs_skinning_job_run(&job, NULL)) == VS_OK);
-                        if (!off && !parallel) {
-                            memcpy(want, out, 6 * N * sizeof(float));
-                            continue;
-                        }
-                        if (first_difference(want, out, 6 * N * sizeof(float),
-                                             &differing))
-                            fprintf(stderr,
-                                    "  first: isa %s, %u influences, odd %d, "
-                                    "+%d floats, parallel %d\n",
-                                    vs_isa_name(fast_isas[ii]), ks[ki], odd,
-                                    off, parallel);
-                    }
+                /* Every float offset, serially then on the two threads,
+                 * against the first (aligned, serial) run. */
+                for (int run = 0; run < 32; ++run) {
+                    const int off = run / 2, parallel = run % 2;
+                    float *out = buf + off;
+                    memset(buf, 0, FLOATS * sizeof(float));
+                    run_with_normals(&m, fast_isas[ii], parallel ? ctx : NULL,
+                                     out);
+                    if (!run)
+                        memcpy(want, out, 6 * N * sizeof(float));
+                    else if (first_difference(want, out, 6 * N * sizeof(float),
+                                              &differing))
+                        fprintf(stderr,
+                                "  first: isa %s, %u influences, odd %d, "
+                                "+%d floats, parallel %d\n",
+                                vs_isa_name(fast_isas[ii]), ks[ki], odd, off,
+                                parallel);
+                }
                 free_mesh(&m);
             }
     }
