@@ -149,8 +149,10 @@ NAME(blend_vertex)(const float *const *jm, const float *w, float scale,
     else if (k == 4)
         wv = _mm256_castps128_ps256(_mm_loadu_ps(w));
     else if (k == 2)
-        wv = _mm256_castps128_ps256(
-            _mm_castpd_ps(_mm_load_sd((const double *)(const void *)w)));
+        /* A 64-bit load that asks for no alignment: the careful path passes
+         * the caller's weights, which are only float-aligned. */
+        wv = _mm256_castps128_ps256(_mm_castsi128_ps(
+            _mm_loadl_epi64((const __m128i *)(const void *)w)));
     KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
         const __m256 wj =
