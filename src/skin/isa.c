@@ -74,20 +74,31 @@ const kernel_ops *kernel_ops_for(vs_isa isa)
     }
 }
 
-/* Whether the AVX-512 kernel is the faster one on this CPU: an AMD CPU
- * after family 19h (Zen 5 on, whose units are 512 bits wide) with
- * AVX-512VL. On Zen 4 (family 19h, 512-bit operations split in two) it
- * measured at best as fast as the AVX2 kernel, up to 2x slower depending on
- * what ran before it, and left the SSE code run after it about 3x slower;
- * Intel's AVX-512 CPUs are not measured. Both kernels give the same floats
- * (test_simd_kernels), so this choice changes speed only. libgcc's cached
- * CPU model answers, not a cpuid per call (a VM exit in a guest). */
+/* Whether the AVX-512 kernel is the faster one on this CPU, with
+ * AVX-512VL:
+ * - an AMD CPU after family 19h (Zen 5 on, whose units are 512 bits wide).
+ *   On Zen 4 (family 19h, 512-bit operations split in two) it measured at
+ *   best as fast as the AVX2 kernel, up to 2x slower depending on what ran
+ *   before it, and left the SSE code run after it about 3x slower;
+ * - an Intel CPU with AVX-512 BF16 and VBMI2, which together mark the
+ *   server cores from Sapphire Rapids on (Cooper Lake has BF16 without
+ *   VBMI2, Ice Lake VBMI2 without BF16). There it measured faster with
+ *   every influence count and left SSE code run after it as fast. Intel's
+ *   older AVX-512 cores, with their deeper frequency drops under 512-bit
+ *   work, are not measured and keep AVX2.
+ * Both kernels give the same floats (test_simd_kernels), so this choice
+ * changes speed only. libgcc's cached CPU model answers, not a cpuid per
+ * call (a VM exit in a guest). */
 static bool avx512_is_faster(void)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    if (!kernel_cpu_has_avx512vl()) return false;
+    if (__builtin_cpu_is("intel"))
+        return __builtin_cpu_supports("avx512bf16") &&
+               __builtin_cpu_supports("avx512vbmi2");
     return __builtin_cpu_is("amd") && !__builtin_cpu_is("amdfam10h") &&
            !__builtin_cpu_is("amdfam15h") && !__builtin_cpu_is("amdfam17h") &&
-           !__builtin_cpu_is("amdfam19h") && kernel_cpu_has_avx512vl();
+           !__builtin_cpu_is("amdfam19h");
 #else
     return false;
 #endif
