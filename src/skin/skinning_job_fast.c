@@ -100,25 +100,39 @@ static bool two_passes(const kernel_ops *ops, const kernel_job_src *small,
     return true;
 }
 
-/* Vertices first .. first + count - 1's joint indices and weights asked
- * into the cache (a hint: no fault, no result changes), every line of
- * their bytes. A block's kernel reads its influences first, in one short
- * burst (index and weight checks, weight sums) before its attributes;
- * asked for one block ahead, they arrive while the block before runs,
- * where the burst otherwise waited on memory at every block start. */
-static void prefetch_influences(const job_source *src, size_t first,
+/* count elements of size bytes, step bytes apart from p, asked into the
+ * cache: every line they cover where they lie close, else each element's
+ * first and last byte (a far stride would otherwise ask for every line
+ * between them). A hint: no fault, no result changes. */
+static void prefetch_elements(const unsigned char *p, size_t step, size_t size,
+                              size_t count)
+{
+    if (step <= 64) {
+        const size_t bytes = (count - 1) * step + size;
+        for (size_t o = 0; o < bytes; o += 64)
+            __builtin_prefetch(p + o);
+        __builtin_prefetch(p + bytes - 1);
+        return;
+    }
+    for (size_t i = 0; i < count; ++i) {
+        __builtin_prefetch(p + i * step);
+        __builtin_prefetch(p + i * step + size - 1);
+    }
+}
+
+/* The joint indices and weights of vertices first .. first + count - 1
+ * (count >= 1) asked into the cache. A block's kernel reads its influences
+ * first, in one short burst (index and weight checks, weight sums) before
+ * its attributes; asked for one block ahead, they arrive while the block
+ * before runs, where the burst otherwise waited on memory at every block
+ * start. */
+static void prefetch_influences(const job_source *src, size_t inf, size_t first,
                                 size_t count)
 {
-    const unsigned char *arrays[2] = {src->joints + first * src->joints_step,
-                                      src->weights + first * src->weights_step};
-    const size_t bytes[2] = {count * src->joints_step,
-                             count * src->weights_step};
-    for (int a = 0; a < 2; ++a) {
-        if (!bytes[a]) continue;
-        for (size_t o = 0; o < bytes[a]; o += 64)
-            __builtin_prefetch(arrays[a] + o);
-        __builtin_prefetch(arrays[a] + bytes[a] - 1);
-    }
+    prefetch_elements(src->joints + first * src->joints_step, src->joints_step,
+                      inf * sizeof(uint16_t), count);
+    prefetch_elements(src->weights + first * src->weights_step,
+                      src->weights_step, inf * sizeof(float), count);
 }
 
 /* Whether every joint matrix is finite. Only worth scanning when the job has
@@ -174,7 +188,7 @@ static vs_result run_blocks(const vs_skinning_job *job, const kernel_ops *ops,
         kernel_io at;
         kernel_io_at(io_all, base, &at);
         if (n < left)
-            prefetch_influences(&src, base + n,
+            prefetch_influences(&src, inf, base + n,
                                 left - n < step ? left - n : step);
         if (inf <= KERNEL_MAX_STAGED) {
             /* A bad joint index: the reference finishes from this block,
