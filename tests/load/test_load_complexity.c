@@ -9,8 +9,8 @@
  * parameters), files
  * 1x, 4x and 16x as large are generated and loaded. A benchmark-style
  * measurement, not a timed assertion: the best of three clock() readings
- * of the 16x file may be at most 40 times the 1x one (a linear load is
- * about 16x, a quadratic one 256x), plus a floor that absorbs noise. */
+ * of the 16x file may be at most 8 times the 4x one (a linear load is
+ * about 4x, a quadratic one 16x), plus a floor that absorbs noise. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,10 +345,15 @@ static void check_scaling(const char *kind, generator make)
     }
     printf("%-24s 1x %8zu B %.4f s | 4x %.4f s | 16x %8zu B %.4f s\n", kind,
            bytes[0], t[0], t[1], bytes[2], t[2]);
-    /* The floor absorbs a loaded machine's noise at the small sizes. */
-    CHECK_MSG(t[2] <= 40.0 * t[0] + 0.05,
-              "%s: 16x the input took %.3f s, 1x %.4f s: not linear", kind,
-              t[2], t[0]);
+    /* Judged by the last step, 4x to 16x the input: linear work grows
+     * about 4x there, work quadratic in the input 16x. The first step may
+     * also cross a cache size once: under a CPU emulator a linear load
+     * can grow far more than 4x over that step alone (the 1x input fits
+     * what the larger ones do not), and about 4x over the next. The floor
+     * absorbs a loaded machine's noise at the small sizes. */
+    CHECK_MSG(t[2] <= 8.0 * t[1] + 0.02,
+              "%s: 16x the input took %.3f s, 4x %.4f s: not linear", kind,
+              t[2], t[1]);
 }
 
 static void test_instances_x_vertices(void)
