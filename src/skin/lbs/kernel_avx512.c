@@ -274,6 +274,151 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
 #define KERNEL_FUSED_BLEND
 #include "skin/lbs/kernel_soa.h"
 
+/* Positions alone, each vertex by one matrix (its one joint's), packed on
+ * both sides: four vertices per register, one per 128-bit lane, whose
+ * matrix columns are loaded straight into the lanes and whose coordinates
+ * are spread across their lane (x x x x, y y y y, z z z z). The
+ * structure-of-arrays steps transpose every vertex's matrix first, which
+ * costs more shuffles than the transform itself where no normal shares
+ * them. The columns are summed in the steps' order, fused, lane for lane,
+ * so the floats are theirs. */
+
+/* The columns c (0: x, 4: y, 8: z, 12: translation) of vertices i..i+3's
+ * matrices (kernel_mat_at), one per 128-bit lane. Each pointer is found
+ * where it is used: gathered into an array first, the compiler computes
+ * them in vector registers and takes each out with a shuffle. */
+KERNEL_INLINE __m512 lane_columns(const kernel_mats mats, const int how, int i,
+                                  int c)
+{
+    __m512 r =
+        _mm512_castps128_ps512(_mm_loadu_ps(kernel_mat_at(mats, how, i) + c));
+    r = _mm512_insertf32x4(r, _mm_loadu_ps(kernel_mat_at(mats, how, i + 1) + c),
+                           1);
+    r = _mm512_insertf32x4(r, _mm_loadu_ps(kernel_mat_at(mats, how, i + 2) + c),
+                           2);
+    return _mm512_insertf32x4(
+        r, _mm_loadu_ps(kernel_mat_at(mats, how, i + 3) + c), 3);
+}
+
+/* Vertices i..i+3's positions, given each one's x, y and z spread across
+ * its lane: the steps' c0 x + (c1 y + (c2 z + c3)). */
+KERNEL_INLINE __m512 lane_transform(const kernel_mats mats, const int how,
+                                    int i, __m512 x, __m512 y, __m512 z)
+{
+    __m512 r = _mm512_fmadd_ps(lane_columns(mats, how, i, 8), z,
+                               lane_columns(mats, how, i, 12));
+    r = _mm512_fmadd_ps(lane_columns(mats, how, i, 4), y, r);
+    return _mm512_fmadd_ps(lane_columns(mats, how, i, 0), x, r);
+}
+
+/* Vertex l's coordinate c spread across lane l, from 12 packed floats
+ * starting at entry `at` of the pair (a, b) (entries 0-15 of a, 16-31 of
+ * b). */
+KERNEL_INLINE __m512 spread(__m512 a, __m512 b, int at, int c)
+{
+    const __m512i lane =
+        _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 6, 6, 6, 6, 9, 9, 9, 9);
+    return _mm512_permutex2var_ps(
+        a, _mm512_add_epi32(lane, _mm512_set1_epi32(at + c)), b);
+}
+
+/* Sixteen packed positions, vertices i..i+15's: three full loads, each
+ * group of four spread from the two registers that hold it, and the four
+ * results packed back into three full stores. */
+KERNEL_INLINE void positions16(const kernel_mats mats, const int how, int i,
+                               const float *in, float *out)
+{
+    const __m512 p0 = _mm512_loadu_ps(in), p1 = _mm512_loadu_ps(in + 16),
+                 p2 = _mm512_loadu_ps(in + 32);
+    __m512 r[4];
+    KERNEL_UNROLL
+    for (int g = 0; g < 4; ++g) {
+        /* Group g's 12 floats start at entry 12 g: in (p0, p1) for the
+         * first two groups, in (p1, p2), from entry 16, for the others. */
+        const __m512 a = g < 2 ? p0 : p1, b = g < 2 ? p1 : p2;
+        const int at = g < 2 ? 12 * g : 12 * g - 16;
+        r[g] = lane_transform(mats, how, i + 4 * g, spread(a, b, at, 0),
+                              spread(a, b, at, 1), spread(a, b, at, 2));
+    }
+    /* x y z of each lane, in order, across the four results. */
+    const __m512i o0 = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14,
+                                         16, 17, 18, 20),
+                  o1 = _mm512_setr_epi32(5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18,
+                                         20, 21, 22, 24, 25),
+                  o2 = _mm512_setr_epi32(10, 12, 13, 14, 16, 17, 18, 20, 21, 22,
+                                         24, 25, 26, 28, 29, 30);
+    _mm512_storeu_ps(out, _mm512_permutex2var_ps(r[0], o0, r[1]));
+    _mm512_storeu_ps(out + 16, _mm512_permutex2var_ps(r[1], o1, r[2]));
+    _mm512_storeu_ps(out + 32, _mm512_permutex2var_ps(r[2], o2, r[3]));
+}
+
+/* n (1..4) packed positions, vertices i..i+n-1's (the matrices of the
+ * next 4 - n are read, not used), reading and writing only their own floats
+ * (masked). */
+KERNEL_INLINE void positions_tail(const kernel_mats mats, const int how, int i,
+                                  const float *in, float *out, size_t n)
+{
+    const __mmask16 mask = (__mmask16)((1u << (3 * n)) - 1u);
+    const __m512 p = _mm512_maskz_loadu_ps(mask, in);
+    const __m512 r = lane_transform(mats, how, i, spread(p, p, 0, 0),
+                                    spread(p, p, 0, 1), spread(p, p, 0, 2));
+    const __m512i packed = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13,
+                                             14, 15, 15, 15, 15);
+    _mm512_mask_storeu_ps(out, mask, _mm512_permutexvar_ps(packed, r));
+}
+
+/* Whether positions_by_matrix takes a transform: positions alone, packed
+ * on both sides, cached stores. */
+static bool positions_by_matrix_ok(const kernel_io *io)
+{
+    return io->attrs == 0 && io->pos.in_packed && io->pos.out_packed &&
+           !io->pos.nt;
+}
+
+/* n vertices (at most KERNEL_BLOCK) from vi[0] on (packed: consecutive),
+ * vertex i by kernel_mat_at(mats, how, i), which must be readable up to a
+ * multiple of 4 (transform_pointed's repeated last pointer, a whole
+ * block's joints). */
+KERNEL_INLINE void positions_by_matrix(const kernel_attr *a, size_t v0,
+                                       size_t n, const kernel_mats mats,
+                                       const int how)
+{
+    const float *in = (const float *)(const void *)(a->in + v0 * 12);
+    float *out = (float *)(void *)(a->out + v0 * 12);
+    int i = 0;
+    for (; i + 16 <= (int)n; i += 16)
+        positions16(mats, how, i, in + 3 * i, out + 3 * i);
+    for (; i < (int)n; i += 4)
+        positions_tail(mats, how, i, in + 3 * i, out + 3 * i,
+                       n - (size_t)i < 4 ? n - (size_t)i : 4);
+}
+
+static void avx512_transform_pointed_any(const kernel_io *io, const size_t *vi,
+                                         size_t n, const float *const *mp)
+{
+    if (!positions_by_matrix_ok(io)) {
+        avx512_transform_pointed(io, vi, n, mp);
+        return;
+    }
+    const kernel_mats mats = {NULL, mp, NULL, NULL, NULL, NULL, NULL};
+    positions_by_matrix(&io->pos, vi[0], n, mats, MATS_POINTED);
+}
+
+/* A whole block (KERNEL_BLOCK, a multiple of 16), each vertex's matrix
+ * found from its joint. */
+static void avx512_transform_joints_any(const kernel_io *io, const size_t *vi,
+                                        size_t n, const float *palette,
+                                        const uint16_t *joints)
+{
+    if (!positions_by_matrix_ok(io)) {
+        avx512_transform_joints(io, vi, n, palette, joints);
+        return;
+    }
+    const kernel_mats mats = {NULL, NULL, palette, joints, NULL, NULL, NULL};
+    positions_by_matrix(&io->pos, vi[0], n, mats, MATS_JOINTS);
+}
+_Static_assert(KERNEL_BLOCK % 16 == 0, "whole blocks of sixteen");
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)
@@ -283,9 +428,9 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
 /* The kernel's table with one chunk function or the other. */
 #define AVX512_OPS(chunks)                                                     \
     {                                                                          \
-        16, avx512_blend, avx512_transform, avx512_transform_pointed,          \
-            avx512_transform_joints, avx512_blend_stream, avx512_blend_job,    \
-            chunks, avx512_skin_job                                            \
+        16, avx512_blend, avx512_transform, avx512_transform_pointed_any,      \
+            avx512_transform_joints_any, avx512_blend_stream,                  \
+            avx512_blend_job, chunks, avx512_skin_job                          \
     }
 
 const kernel_ops *kernel_ops_avx512(void)

@@ -793,7 +793,8 @@ static bool first_difference(const void *want, const void *got, size_t bytes,
  * the same order (the blend's two FMA chains, the weight sums, the normal's
  * sign flip). Checked for 1-8 and 12 influences, every attribute set,
  * normalised and raw weights, every blend mode (unskinned vertices, odd
- * sums) and a palette with a NaN matrix behind zero weights. */
+ * sums), every vertex skinned, and a palette with a NaN matrix behind zero
+ * weights. */
 static void fma_kernels_give_the_avx2_floats(void)
 {
     if (!vs_isa_supported(VS_ISA_AVX2)) {
@@ -807,10 +808,15 @@ static void fma_kernels_give_the_avx2_floats(void)
           *got = malloc(N * 10 * sizeof(float));
     int differing = 0;
     for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ++ki)
-        for (int weights = 0; weights < 3; ++weights) {
+        for (int weights = 0; weights < 4; ++weights) {
             mesh m = make_mesh(N, ks[ki], 40);
-            if (weights >= 1) odd_weights(&m);
+            if (weights == 1 || weights == 2) odd_weights(&m);
             if (weights == 2) m.jm[16 * 3 + 5] = NAN;
+            /* Every vertex skinned: with one influence, whole blocks are
+             * transformed straight from the caller's joints. */
+            if (weights == 3)
+                for (size_t i = 0; i < N * (size_t)ks[ki]; ++i)
+                    m.weights[i] = rng_float(0.01f, 1);
             for (int attrs = 0; attrs < 3; ++attrs)
                 for (int raw = 0; raw < 2; ++raw) {
                     run_into(&m, VS_ISA_AVX2, attrs, raw, want);
