@@ -26,6 +26,8 @@
 
 #include "skin/lbs/kernel_soa.h"
 
+#include "skin/lbs/kernel_avx2_positions.h"
+
 void kernel_avx2_transform_chunks(const kernel_io *io, const size_t *vi,
                                   size_t n, unsigned k,
                                   const kernel_chunk_src *src, size_t lane0)
@@ -42,9 +44,9 @@ void kernel_avx2_transform_chunks(const kernel_io *io, const size_t *vi,
 /* The kernel's table with one chunk function or the other. */
 #define AVX2_OPS(chunks)                                                       \
     {                                                                          \
-        8, avx2_blend, avx2_transform, avx2_transform_pointed,                 \
-            avx2_transform_joints, avx2_blend_stream, avx2_blend_job, chunks,  \
-            NULL                                                               \
+        8, avx2_blend, avx2_transform, avx2_transform_pointed_any,             \
+            avx2_transform_joints_any, avx2_blend_stream, avx2_blend_job,      \
+            chunks, NULL                                                       \
     }
 
 const kernel_ops *kernel_ops_avx2(void)

@@ -46,6 +46,8 @@
 #include "skin/lbs/kernel_soa.h"
 #pragma GCC diagnostic pop
 
+#include "skin/lbs/kernel_avx2_positions.h"
+
 void kernel_avx2_wide_transform(const kernel_io *io, const size_t *vi, size_t n,
                                 const float *mat)
 {
@@ -55,14 +57,14 @@ void kernel_avx2_wide_transform(const kernel_io *io, const size_t *vi, size_t n,
 void kernel_avx2_wide_transform_pointed(const kernel_io *io, const size_t *vi,
                                         size_t n, const float *const *mp)
 {
-    avx2w_transform_pointed(io, vi, n, mp);
+    avx2w_transform_pointed_any(io, vi, n, mp);
 }
 
 void kernel_avx2_wide_transform_joints(const kernel_io *io, const size_t *vi,
                                        size_t n, const float *palette,
                                        const uint16_t *joints)
 {
-    avx2w_transform_joints(io, vi, n, palette, joints);
+    avx2w_transform_joints_any(io, vi, n, palette, joints);
 }
 
 int kernel_avx2_wide_blend_job(const kernel_job_src *src, size_t base, size_t n,

@@ -839,6 +839,63 @@ static void fma_kernels_give_the_avx2_floats(void)
     free(got);
 }
 
+/* Positions alone by one matrix each (one influence, normalised weights)
+ * and packed on both sides take a path of their own in the AVX2 and
+ * AVX-512 kernels (vertex by vertex in 128-bit lanes, no transposes); it
+ * gives the floats of the structure-of-arrays steps, which positions in an
+ * interleaved record (not packed) take. Checked with every vertex skinned
+ * (whole blocks from the caller's joints), with odd weights (blocks of
+ * pointers to the matrices, unskinned vertices kept) and in place, for
+ * vertex counts that end a block on every remainder of 16. */
+static void packed_positions_keep_the_steps_floats(void)
+{
+    enum { STRIDE = 5 }; /* floats per interleaved record */
+    static const vs_isa isas[] = {VS_ISA_AVX2, VS_ISA_AVX512, VS_ISA_AUTO};
+    static const size_t counts[] = {300, 301, 302, 303, 305, 307, 311, 315};
+    int differing = 0;
+    for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ++ci)
+        for (int weights = 0; weights < 2; ++weights) {
+            const size_t n = counts[ci];
+            mesh m = make_mesh(n, 1, 70);
+            for (size_t v = 0; v < n; ++v)
+                m.weights[v] = rng_float(0.01f, 2);
+            if (weights) odd_weights(&m);
+            float *inter = malloc(n * STRIDE * sizeof(float));
+            float *want = malloc(n * 3 * sizeof(float));
+            float *got = malloc(n * 3 * sizeof(float));
+            for (size_t ii = 0; ii < sizeof isas / sizeof *isas; ++ii) {
+                if (!vs_isa_supported(isas[ii])) continue;
+                vs_skinning_job job = mesh_job(&m, inter);
+                job.out_positions_stride = STRIDE * sizeof(float);
+                job.isa = isas[ii];
+                CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+                for (size_t v = 0; v < n; ++v)
+                    memcpy(want + 3 * v, inter + STRIDE * v, 12);
+                job = mesh_job(&m, got);
+                job.isa = isas[ii];
+                CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+                if (first_difference(want, got, n * 12, &differing))
+                    fprintf(stderr,
+                            "  first: isa %s, %zu vertices, weights %d\n",
+                            vs_isa_name(isas[ii]), n, weights);
+                memcpy(got, m.pos, n * 12); /* in place */
+                job.in_positions = got;
+                CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
+                if (first_difference(want, got, n * 12, &differing))
+                    fprintf(stderr,
+                            "  first: isa %s, %zu vertices, weights %d, in "
+                            "place\n",
+                            vs_isa_name(isas[ii]), n, weights);
+            }
+            free(inter);
+            free(want);
+            free(got);
+            free_mesh(&m);
+        }
+    CHECK_MSG(differing == 0, "%d jobs differ from the steps' floats",
+              differing);
+}
+
 /* m's positions and normals on isa into out (positions, then normals 3 *
  * m->count floats on), on ctx's threads where ctx is set. */
 static void run_with_normals(const mesh *m, vs_isa isa, vs_context *ctx,
@@ -924,6 +981,7 @@ int main(void)
     RUN(strided_influences_give_the_same_results);
     RUN(one_influence_whole_blocks_match_the_reference);
     RUN(fma_kernels_give_the_avx2_floats);
+    RUN(packed_positions_keep_the_steps_floats);
     RUN(output_address_keeps_the_floats);
     return test_summary();
 }
