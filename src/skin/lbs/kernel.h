@@ -211,6 +211,16 @@ kernel_attr_advance(kernel_attr *a, size_t count)
     a->out += count * a->out_step;
 }
 
+/* Whether a transform of vertices that each take one matrix as it is
+ * (transform_joints, transform_pointed) may take the AVX2 and AVX-512
+ * kernels' positions-by-matrix path (kernel_avx2_positions.h): positions
+ * alone, packed on both sides, cached stores. */
+static inline bool kernel_positions_by_matrix_ok(const kernel_io *io)
+{
+    return io->attrs == 0 && io->pos.in_packed && io->pos.out_packed &&
+           !io->pos.nt;
+}
+
 /* Whether n vertices of a stream group's chunks from lane lane0 on are
  * whole chunks whose every skinned attribute is packed on both sides (3
  * floats, or 4 for tangents with w) with cached stores: what the kernels'

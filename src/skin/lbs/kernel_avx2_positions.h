@@ -56,14 +56,6 @@ KERNEL_INLINE void NAME(pair_store)(float *out, __m256 r)
     _mm_storel_pi((__m64 *)(void *)(out + 4), _mm256_extractf128_ps(packed, 1));
 }
 
-/* Whether a transform takes positions_by_matrix: positions alone, packed
- * on both sides, cached stores. */
-static inline bool NAME(positions_by_matrix_ok)(const kernel_io *io)
-{
-    return io->attrs == 0 && io->pos.in_packed && io->pos.out_packed &&
-           !io->pos.nt;
-}
-
 /* n vertices from vi[0] on (packed: consecutive), vertex i by
  * kernel_mat_at(mats, how, i), which must be readable up to an even count
  * (transform_pointed's repeated last pointer, a whole block's joints).
@@ -107,7 +99,7 @@ KERNEL_INLINE void NAME(positions_by_matrix)(const kernel_attr *a, size_t v0,
 static void NAME(transform_pointed_any)(const kernel_io *io, const size_t *vi,
                                         size_t n, const float *const *mp)
 {
-    if (!NAME(positions_by_matrix_ok)(io)) {
+    if (!kernel_positions_by_matrix_ok(io)) {
         NAME(transform_pointed)(io, vi, n, mp);
         return;
     }
@@ -121,7 +113,7 @@ static void NAME(transform_joints_any)(const kernel_io *io, const size_t *vi,
                                        size_t n, const float *palette,
                                        const uint16_t *joints)
 {
-    if (!NAME(positions_by_matrix_ok)(io)) {
+    if (!kernel_positions_by_matrix_ok(io)) {
         NAME(transform_joints)(io, vi, n, palette, joints);
         return;
     }

@@ -367,14 +367,6 @@ KERNEL_INLINE void positions_tail(const kernel_mats mats, const int how, int i,
     _mm512_mask_storeu_ps(out, mask, _mm512_permutexvar_ps(packed, r));
 }
 
-/* Whether positions_by_matrix takes a transform: positions alone, packed
- * on both sides, cached stores. */
-static bool positions_by_matrix_ok(const kernel_io *io)
-{
-    return io->attrs == 0 && io->pos.in_packed && io->pos.out_packed &&
-           !io->pos.nt;
-}
-
 /* n vertices (at most KERNEL_BLOCK) from vi[0] on (packed: consecutive),
  * vertex i by kernel_mat_at(mats, how, i), which must be readable up to a
  * multiple of 4 (transform_pointed's repeated last pointer, a whole
@@ -396,7 +388,7 @@ KERNEL_INLINE void positions_by_matrix(const kernel_attr *a, size_t v0,
 static void avx512_transform_pointed_any(const kernel_io *io, const size_t *vi,
                                          size_t n, const float *const *mp)
 {
-    if (!positions_by_matrix_ok(io)) {
+    if (!kernel_positions_by_matrix_ok(io)) {
         avx512_transform_pointed(io, vi, n, mp);
         return;
     }
@@ -410,7 +402,7 @@ static void avx512_transform_joints_any(const kernel_io *io, const size_t *vi,
                                         size_t n, const float *palette,
                                         const uint16_t *joints)
 {
-    if (!positions_by_matrix_ok(io)) {
+    if (!kernel_positions_by_matrix_ok(io)) {
         avx512_transform_joints(io, vi, n, palette, joints);
         return;
     }
