@@ -11,7 +11,8 @@
  * matrix first, which costs more shuffles than the transform itself where
  * no normal shares them. The columns are summed in the steps' order
  * (c0 x + (c1 y + (c2 z + c3)), fused), lane for lane, so the floats are
- * the steps' (docs/design/skinning.md). Other jobs take the steps. */
+ * the steps' (docs/design/skinning.md). Other jobs take the steps
+ * (kernel_positions_dispatch.h). */
 #ifndef VS_SKIN_LBS_KERNEL_AVX2_POSITIONS_H
 #define VS_SKIN_LBS_KERNEL_AVX2_POSITIONS_H
 
@@ -96,29 +97,6 @@ KERNEL_INLINE void NAME(positions_by_matrix)(const kernel_attr *a, size_t v0,
     }
 }
 
-static void NAME(transform_pointed_any)(const kernel_io *io, const size_t *vi,
-                                        size_t n, const float *const *mp)
-{
-    if (!kernel_positions_by_matrix_ok(io)) {
-        NAME(transform_pointed)(io, vi, n, mp);
-        return;
-    }
-    const kernel_mats mats = {NULL, mp, NULL, NULL, NULL, NULL, NULL};
-    NAME(positions_by_matrix)(&io->pos, vi[0], n, mats, MATS_POINTED);
-}
-
-/* A whole block (KERNEL_BLOCK, a multiple of 8), each vertex's matrix
- * found from its joint. */
-static void NAME(transform_joints_any)(const kernel_io *io, const size_t *vi,
-                                       size_t n, const float *palette,
-                                       const uint16_t *joints)
-{
-    if (!kernel_positions_by_matrix_ok(io)) {
-        NAME(transform_joints)(io, vi, n, palette, joints);
-        return;
-    }
-    const kernel_mats mats = {NULL, NULL, palette, joints, NULL, NULL, NULL};
-    NAME(positions_by_matrix)(&io->pos, vi[0], n, mats, MATS_JOINTS);
-}
+#include "skin/lbs/kernel_positions_dispatch.h"
 
 #endif

@@ -371,9 +371,9 @@ KERNEL_INLINE void positions_tail(const kernel_mats mats, const int how, int i,
  * vertex i by kernel_mat_at(mats, how, i), which must be readable up to a
  * multiple of 4 (transform_pointed's repeated last pointer, a whole
  * block's joints). */
-KERNEL_INLINE void positions_by_matrix(const kernel_attr *a, size_t v0,
-                                       size_t n, const kernel_mats mats,
-                                       const int how)
+KERNEL_INLINE void NAME(positions_by_matrix)(const kernel_attr *a, size_t v0,
+                                             size_t n, const kernel_mats mats,
+                                             const int how)
 {
     const float *in = (const float *)(const void *)(a->in + v0 * 12);
     float *out = (float *)(void *)(a->out + v0 * 12);
@@ -385,30 +385,8 @@ KERNEL_INLINE void positions_by_matrix(const kernel_attr *a, size_t v0,
                        n - (size_t)i < 4 ? n - (size_t)i : 4);
 }
 
-static void avx512_transform_pointed_any(const kernel_io *io, const size_t *vi,
-                                         size_t n, const float *const *mp)
-{
-    if (!kernel_positions_by_matrix_ok(io)) {
-        avx512_transform_pointed(io, vi, n, mp);
-        return;
-    }
-    const kernel_mats mats = {NULL, mp, NULL, NULL, NULL, NULL, NULL};
-    positions_by_matrix(&io->pos, vi[0], n, mats, MATS_POINTED);
-}
-
-/* A whole block (KERNEL_BLOCK, a multiple of 16), each vertex's matrix
- * found from its joint. */
-static void avx512_transform_joints_any(const kernel_io *io, const size_t *vi,
-                                        size_t n, const float *palette,
-                                        const uint16_t *joints)
-{
-    if (!kernel_positions_by_matrix_ok(io)) {
-        avx512_transform_joints(io, vi, n, palette, joints);
-        return;
-    }
-    const kernel_mats mats = {NULL, NULL, palette, joints, NULL, NULL, NULL};
-    positions_by_matrix(&io->pos, vi[0], n, mats, MATS_JOINTS);
-}
+#include "skin/lbs/kernel_positions_dispatch.h"
+/* A whole block of joints runs in steps of sixteen, with no masked tail. */
 _Static_assert(KERNEL_BLOCK % 16 == 0, "whole blocks of sixteen");
 
 #if defined(__clang__)
