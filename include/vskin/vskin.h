@@ -943,7 +943,8 @@ vs_result vs_pose_fast_bounds(const vs_pose *pose,
 typedef enum vs_isa {
     VS_ISA_AUTO = 0, /**< the fastest kernel this CPU runs */
     VS_ISA_SCALAR,   /**< vs_skinning_job_run_reference (double, per vertex) */
-    VS_ISA_PORTABLE, /**< plain C, float, 4 vertices per step, any CPU */
+    VS_ISA_PORTABLE, /**< portable C, 4 vertices per step, any CPU: SSE2's
+                        floats */
     VS_ISA_SSE2,     /**< x86-64 baseline, 4 vertices per step */
     VS_ISA_AVX2,     /**< AVX2 + FMA, 8 vertices per step */
     VS_ISA_AVX512,   /**< AVX-512F, 16 vertices per step */

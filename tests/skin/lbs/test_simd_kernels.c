@@ -786,22 +786,14 @@ static bool first_difference(const void *want, const void *got, size_t bytes,
     return memcmp(want, got, bytes) && !(*differing)++;
 }
 
-/* The kernels with FMA give the same floats: VS_ISA_AUTO on a CPU with
- * AVX-512VL runs the AVX2 kernel built with 32 registers (transforms,
- * stream chunks, the one-influence blend pass), the same operations as
- * VS_ISA_AVX2's 16-register build; VS_ISA_AVX512 runs them 16 lanes wide in
- * the same order (the blend's two FMA chains, the weight sums, the normal's
- * sign flip). Checked for 1-8 and 12 influences, every attribute set,
- * normalised and raw weights, every blend mode (unskinned vertices, odd
- * sums), every vertex skinned, and a palette with a NaN matrix behind zero
- * weights. */
-static void fma_kernels_give_the_avx2_floats(void)
+/* How many jobs on the kernels others give other bytes than on base, for
+ * 1-8 and 12 influences, every attribute set, normalised and raw weights,
+ * every blend mode (unskinned vertices, odd sums), every vertex skinned,
+ * and a palette with a NaN matrix behind zero weights. Kernels the CPU
+ * lacks are skipped. */
+static int jobs_differing_from(vs_isa base, const vs_isa *others,
+                               size_t other_count)
 {
-    if (!vs_isa_supported(VS_ISA_AVX2)) {
-        printf("  (no AVX2 on this CPU: nothing to compare)\n");
-        return;
-    }
-    static const vs_isa others[] = {VS_ISA_AUTO, VS_ISA_AVX512};
     static const uint32_t ks[] = {1, 2, 3, 4, 5, 6, 7, 8, 12};
     enum { N = 2011 };
     float *want = malloc(N * 10 * sizeof(float)),
@@ -821,24 +813,57 @@ static void fma_kernels_give_the_avx2_floats(void)
                     m.weights[i] = rng_float(0.01f, 1);
             for (int attrs = 0; attrs < 3; ++attrs)
                 for (int raw = 0; raw < 2; ++raw) {
-                    run_into(&m, VS_ISA_AVX2, attrs, raw, want);
-                    for (size_t oi = 0; oi < 2; ++oi) {
+                    run_into(&m, base, attrs, raw, want);
+                    for (size_t oi = 0; oi < other_count; ++oi) {
                         if (!vs_isa_supported(others[oi])) continue;
                         run_into(&m, others[oi], attrs, raw, got);
                         if (first_difference(want, got, N * 10 * sizeof(float),
                                              &differing))
                             fprintf(stderr,
-                                    "  first: isa %s, %u influences, "
-                                    "weights %d, attrs %d, raw %d\n",
-                                    vs_isa_name(others[oi]), ks[ki], weights,
-                                    attrs, raw);
+                                    "  first: isa %s against %s, %u "
+                                    "influences, weights %d, attrs %d, raw "
+                                    "%d\n",
+                                    vs_isa_name(others[oi]), vs_isa_name(base),
+                                    ks[ki], weights, attrs, raw);
                     }
                 }
             free_mesh(&m);
         }
-    CHECK_MSG(differing == 0, "%d jobs differ from AVX2's floats", differing);
     free(want);
     free(got);
+    return differing;
+}
+
+/* The kernels with FMA give the same floats: VS_ISA_AUTO on a CPU with
+ * AVX-512VL runs the AVX2 kernel built with 32 registers (transforms,
+ * stream chunks, the one-influence blend pass), the same operations as
+ * VS_ISA_AVX2's 16-register build; VS_ISA_AVX512 runs them 16 lanes wide in
+ * the same order (the blend's two FMA chains, the weight sums, the normal's
+ * sign flip). */
+static void fma_kernels_give_the_avx2_floats(void)
+{
+    if (!vs_isa_supported(VS_ISA_AVX2)) {
+        printf("  (no AVX2 on this CPU: nothing to compare)\n");
+        return;
+    }
+    static const vs_isa others[] = {VS_ISA_AUTO, VS_ISA_AVX512};
+    const int differing = jobs_differing_from(VS_ISA_AVX2, others, 2);
+    CHECK_MSG(differing == 0, "%d jobs differ from AVX2's floats", differing);
+}
+
+/* The kernels without FMA give the same floats: the portable kernel (the
+ * one CPUs without a kernel of their own run) does the SSE2 kernel's
+ * operations in its order, lane for lane, so on x86 the SSE2 kernel vouches
+ * for what the portable one computes elsewhere. */
+static void portable_kernel_gives_the_sse2_floats(void)
+{
+    if (!vs_isa_supported(VS_ISA_SSE2)) {
+        printf("  (no SSE2 kernel on this CPU: nothing to compare)\n");
+        return;
+    }
+    static const vs_isa others[] = {VS_ISA_PORTABLE};
+    const int differing = jobs_differing_from(VS_ISA_SSE2, others, 1);
+    CHECK_MSG(differing == 0, "%d jobs differ from SSE2's floats", differing);
 }
 
 /* Positions alone by one matrix each (one influence, normalised weights)
@@ -981,6 +1006,7 @@ int main(void)
     RUN(strided_influences_give_the_same_results);
     RUN(one_influence_whole_blocks_match_the_reference);
     RUN(fma_kernels_give_the_avx2_floats);
+    RUN(portable_kernel_gives_the_sse2_floats);
     RUN(packed_positions_keep_the_steps_floats);
     RUN(output_address_keeps_the_floats);
     return test_summary();
