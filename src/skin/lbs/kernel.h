@@ -212,9 +212,9 @@ kernel_attr_advance(kernel_attr *a, size_t count)
 }
 
 /* Whether a transform of vertices that each take one matrix as it is
- * (transform_joints, transform_pointed) may take the AVX2 and AVX-512
- * kernels' positions-by-matrix path (kernel_avx2_positions.h): positions
- * alone, packed on both sides, cached stores. */
+ * (transform_joints, transform_pointed) may take the kernels'
+ * positions-by-matrix path (kernel_positions_dispatch.h): positions alone,
+ * packed on both sides, cached stores. */
 static inline bool kernel_positions_by_matrix_ok(const kernel_io *io)
 {
     return io->attrs == 0 && io->pos.in_packed && io->pos.out_packed &&

@@ -57,18 +57,16 @@ KERNEL_INLINE void NAME(pair_store)(float *out, __m256 r)
     _mm_storel_pi((__m64 *)(void *)(out + 4), _mm256_extractf128_ps(packed, 1));
 }
 
-/* n vertices from vi[0] on (packed: consecutive), vertex i by
+/* n packed positions from in to out (which may be in), vertex i by
  * kernel_mat_at(mats, how, i), which must be readable up to an even count
  * (transform_pointed's repeated last pointer, a whole block's joints).
  * Eight vertices per step: three full loads, each pair's 8 floats from the
  * load that holds them (the last pair's from the third load, 2 floats in);
  * a last odd vertex alone, by its own loads. */
-KERNEL_INLINE void NAME(positions_by_matrix)(const kernel_attr *a, size_t v0,
+KERNEL_INLINE void NAME(positions_by_matrix)(const float *in, float *out,
                                              size_t n, const kernel_mats mats,
                                              const int how)
 {
-    const float *in = (const float *)(const void *)(a->in + v0 * 12);
-    float *out = (float *)(void *)(a->out + v0 * 12);
     int i = 0;
     for (; i + 8 <= (int)n; i += 8) {
         const float *p = in + 3 * i;

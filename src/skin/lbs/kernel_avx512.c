@@ -367,16 +367,14 @@ KERNEL_INLINE void positions_tail(const kernel_mats mats, const int how, int i,
     _mm512_mask_storeu_ps(out, mask, _mm512_permutexvar_ps(packed, r));
 }
 
-/* n vertices (at most KERNEL_BLOCK) from vi[0] on (packed: consecutive),
- * vertex i by kernel_mat_at(mats, how, i), which must be readable up to a
+/* n packed positions (at most KERNEL_BLOCK) from in to out (which may be
+ * in), vertex i by kernel_mat_at(mats, how, i), which must be readable up to a
  * multiple of 4 (transform_pointed's repeated last pointer, a whole
  * block's joints). */
-KERNEL_INLINE void NAME(positions_by_matrix)(const kernel_attr *a, size_t v0,
+KERNEL_INLINE void NAME(positions_by_matrix)(const float *in, float *out,
                                              size_t n, const kernel_mats mats,
                                              const int how)
 {
-    const float *in = (const float *)(const void *)(a->in + v0 * 12);
-    float *out = (float *)(void *)(a->out + v0 * 12);
     int i = 0;
     for (; i + 16 <= (int)n; i += 16)
         positions16(mats, how, i, in + 3 * i, out + 3 * i);

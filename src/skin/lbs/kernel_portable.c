@@ -217,13 +217,17 @@ KERNEL_INLINE pv portable_load_weights(const void *w, size_t at,
 
 #include "skin/lbs/kernel_soa.h"
 
+#define V4 pv
+#define V4_SHUFFLE(a, b, i0, i1, i2, i3) PV_SHUFFLE(a, b, i0, i1, i2, i3)
+#include "skin/lbs/kernel_positions_vec4.h"
+
 const kernel_ops *kernel_ops_portable(void)
 {
     static const kernel_ops ops = {4,
                                    portable_blend,
                                    portable_transform,
-                                   portable_transform_pointed,
-                                   portable_transform_joints,
+                                   portable_transform_pointed_any,
+                                   portable_transform_joints_any,
                                    portable_blend_stream,
                                    portable_blend_job,
                                    portable_transform_chunks,

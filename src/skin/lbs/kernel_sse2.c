@@ -122,6 +122,11 @@ KERNEL_INLINE __m128 sse2_load_weights(const void *w, size_t at,
 
 #include "skin/lbs/kernel_soa.h"
 
+#define V4 __m128
+#define V4_SHUFFLE(a, b, i0, i1, i2, i3)                                       \
+    _mm_shuffle_ps(a, b, _MM_SHUFFLE((i3)-4, (i2)-4, i1, i0))
+#include "skin/lbs/kernel_positions_vec4.h"
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #elif defined(__GNUC__)
@@ -133,8 +138,8 @@ const kernel_ops *kernel_ops_sse2(void)
     static const kernel_ops ops = {4,
                                    sse2_blend,
                                    sse2_transform,
-                                   sse2_transform_pointed,
-                                   sse2_transform_joints,
+                                   sse2_transform_pointed_any,
+                                   sse2_transform_joints_any,
                                    sse2_blend_stream,
                                    sse2_blend_job,
                                    sse2_transform_chunks,

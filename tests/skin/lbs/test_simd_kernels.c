@@ -867,9 +867,9 @@ static void portable_kernel_gives_the_sse2_floats(void)
 }
 
 /* Positions alone by one matrix each (one influence, normalised weights)
- * and packed on both sides take a path of their own in the AVX2 and
- * AVX-512 kernels (vertex by vertex in 128-bit lanes, no transposes); it
- * gives the floats of the structure-of-arrays steps, which positions in an
+ * and packed on both sides take a path of their own in every kernel
+ * (vertex by vertex, no transposes); it gives the floats of the
+ * structure-of-arrays steps, which positions in an
  * interleaved record (not packed) take. Checked with every vertex skinned
  * (whole blocks from the caller's joints), with odd weights (blocks of
  * pointers to the matrices, unskinned vertices kept) and in place, for
@@ -877,7 +877,8 @@ static void portable_kernel_gives_the_sse2_floats(void)
 static void packed_positions_keep_the_steps_floats(void)
 {
     enum { STRIDE = 5 }; /* floats per interleaved record */
-    static const vs_isa isas[] = {VS_ISA_AVX2, VS_ISA_AVX512, VS_ISA_AUTO};
+    static const vs_isa isas[] = {VS_ISA_PORTABLE, VS_ISA_SSE2, VS_ISA_AVX2,
+                                  VS_ISA_AVX512, VS_ISA_AUTO};
     int differing = 0;
     for (size_t n = 300; n < 316; ++n)
         for (int weights = 0; weights < 2; ++weights) {
