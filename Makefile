@@ -6,7 +6,8 @@
 #               glTF-Validator from npm), builds (normal + ASan/UBSan) and
 #               runs every test, builds and runs the library's consumers
 #               (test-consumers), then the suite on three emulated CPUs
-#               (test-cpus), the runtime library alone with every option
+#               (test-cpus), the portable kernel on an emulated ARM CPU
+#               (test-arm), the runtime library alone with every option
 #               off (test-minimal), the ThreadSanitizer stress test and a short
 #               libFuzzer run of every harness (FUZZ_CI_SECONDS each)
 # Also: make fuzz FUZZ_SECONDS=600   long fuzzing runs (scripts/fuzz.sh)
@@ -22,10 +23,14 @@
 #       make test-cpus               the suite on emulated Intel and AMD CPUs
 #                                    without AVX-512 and an Intel one
 #                                    without AVX (scripts/test-cpus.sh)
+#       make test-arm                the runtime cross-built for aarch64: its
+#                                    portable kernel must give the SSE2
+#                                    kernel's bytes (scripts/test-arm.sh)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 CPUS_BUILD ?= build-cpus
+ARM_BUILD ?= build-arm
 MINIMAL_BUILD ?= build-minimal
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 600
@@ -36,7 +41,7 @@ PYTHON ?= /usr/bin/python3
 PYTHON_VENV ?= $(BUILD)/python-venv
 
 .PHONY: all deps build build-asan demo test test-asan test-tsan test-cpus \
-	test-consumers test-minimal api-docs fuzz clean install python
+	test-arm test-consumers test-minimal api-docs fuzz clean install python
 
 all: build
 
@@ -71,6 +76,7 @@ test: build build-asan
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 	$(MAKE) test-cpus
+	bash scripts/test-arm.sh $(BUILD) $(ARM_BUILD) $(JOBS)
 	$(MAKE) test-tsan
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CI_SECONDS)
 
@@ -104,6 +110,11 @@ test-consumers: build
 test-cpus: deps
 	bash scripts/test-cpus.sh $(CPUS_BUILD) $(JOBS)
 
+# The portable kernel cross-built for aarch64 and run under QEMU: an ARM
+# build must give the floats an x86-64 build gives with VS_ISA_SSE2.
+test-arm: build
+	bash scripts/test-arm.sh $(BUILD) $(ARM_BUILD) $(JOBS)
+
 # libFuzzer: every harness for FUZZ_SECONDS; fails on any finding.
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(abspath $(FUZZ_BUILD)) \
@@ -124,5 +135,5 @@ python: build
 	  "$(PYTHON_VENV)/bin/python -c 'import vskin'"
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CPUS_BUILD) $(MINIMAL_BUILD) \
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(CPUS_BUILD) $(ARM_BUILD) $(MINIMAL_BUILD) \
 	  $(FUZZ_BUILD) $(OUT)
