@@ -14,7 +14,7 @@ packages=(
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev xvfb xauth
   clang libclang-rt-dev
-  qemu-user gcc-aarch64-linux-gnu
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   doxygen
   python3-cffi python3-numpy python3-pytest python3-venv python3-pip
   python3-setuptools python3-wheel python3-matplotlib
