@@ -187,9 +187,11 @@ KERNEL_INLINE void portable_blend_vertex(const float *const *jm, const float *w,
         for (int i = 0; i < 4; ++i)
             c[i] += wj * pv_loadu(jm[j] + 4 * i);
     }
-    if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY) KERNEL_UNROLL
-    for (int i = 0; i < 4; ++i)
-        c[i] *= pv_set1(scale);
+    if (mode == BLEND_SCALED || mode == BLEND_SCALED_IDENTITY) {
+        KERNEL_UNROLL
+        for (int i = 0; i < 4; ++i)
+            c[i] *= pv_set1(scale);
+    }
     if (mode == BLEND_SCALED_IDENTITY) {
         /* The diagonal alone: adding a zero elsewhere would turn a -0 into
          * +0. */
