@@ -220,6 +220,7 @@ KERNEL_INLINE pv portable_load_weights(const void *w, size_t at,
 #include "skin/lbs/kernel_soa.h"
 
 #define V4 pv
+#define V4_LOADU(p) pv_loadu(p)
 #define V4_SHUFFLE(a, b, i0, i1, i2, i3) PV_SHUFFLE(a, b, i0, i1, i2, i3)
 #include "skin/lbs/kernel_positions_vec4.h"
 

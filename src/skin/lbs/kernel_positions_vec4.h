@@ -12,19 +12,13 @@
  * (c0 x + (c1 y + (c2 z + c3)), unfused), component for component, so the
  * floats are the steps' (docs/design/skinning.md). The includer defines:
  *   V4                         a GCC/Clang vector of 4 floats (__m128 is one)
+ *   V4_LOADU(p)                the 4 floats at p, which need only be
+ *                              float-aligned
  *   V4_SHUFFLE(a, b, i0, i1, i2, i3)  lanes i0, i1 of a (0-3) and i2, i3 of
  *                              b (4-7): the one form SSE2's shufps has
  * Other jobs take the steps (kernel_positions_dispatch.h). */
 #ifndef VS_SKIN_LBS_KERNEL_POSITIONS_VEC4_H
 #define VS_SKIN_LBS_KERNEL_POSITIONS_VEC4_H
-
-/* 16 bytes at p, which need only be float-aligned. */
-KERNEL_INLINE V4 NAME(v4_loadu)(const float *p)
-{
-    V4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
 
 /* Lane l of v in every lane. */
 #define NAME_SPREAD(v, l) V4_SHUFFLE(v, v, l, l, (l) + 4, (l) + 4)
@@ -33,9 +27,9 @@ KERNEL_INLINE V4 NAME(v4_loadu)(const float *p)
  * matrix m. Returns x y z and an unused fourth float. */
 KERNEL_INLINE V4 NAME(position_by)(const float *m, V4 x, V4 y, V4 z)
 {
-    V4 r = NAME(v4_loadu)(m + 8) * z + NAME(v4_loadu)(m + 12);
-    r = NAME(v4_loadu)(m + 4) * y + r;
-    return NAME(v4_loadu)(m) * x + r;
+    V4 r = V4_LOADU(m + 8) * z + V4_LOADU(m + 12);
+    r = V4_LOADU(m + 4) * y + r;
+    return V4_LOADU(m) * x + r;
 }
 
 /* n packed positions from in to out (which may be in), vertex i by
@@ -51,8 +45,7 @@ KERNEL_INLINE void NAME(positions_by_matrix)(const float *in, float *out,
         const float *p = in + 3 * i;
         /* x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3, all loaded first: in
          * place, the stores overwrite them. */
-        const V4 p0 = NAME(v4_loadu)(p), p1 = NAME(v4_loadu)(p + 4),
-                 p2 = NAME(v4_loadu)(p + 8);
+        const V4 p0 = V4_LOADU(p), p1 = V4_LOADU(p + 4), p2 = V4_LOADU(p + 8);
         const V4 r0 = NAME(position_by)(kernel_mat_at(mats, how, i),
                                         NAME_SPREAD(p0, 0), NAME_SPREAD(p0, 1),
                                         NAME_SPREAD(p0, 2)),
@@ -75,7 +68,7 @@ KERNEL_INLINE void NAME(positions_by_matrix)(const float *in, float *out,
     for (; i < (int)n; ++i) {
         float buf[4] = {0};
         memcpy(buf, in + 3 * i, 3 * sizeof(float));
-        const V4 p = NAME(v4_loadu)(buf);
+        const V4 p = V4_LOADU(buf);
         const V4 r =
             NAME(position_by)(kernel_mat_at(mats, how, i), NAME_SPREAD(p, 0),
                               NAME_SPREAD(p, 1), NAME_SPREAD(p, 2));

@@ -123,6 +123,7 @@ KERNEL_INLINE __m128 sse2_load_weights(const void *w, size_t at,
 #include "skin/lbs/kernel_soa.h"
 
 #define V4 __m128
+#define V4_LOADU(p) _mm_loadu_ps(p)
 #define V4_SHUFFLE(a, b, i0, i1, i2, i3)                                       \
     _mm_shuffle_ps(a, b, _MM_SHUFFLE((i3)-4, (i2)-4, i1, i0))
 #include "skin/lbs/kernel_positions_vec4.h"
