@@ -13,6 +13,7 @@
 
 #include "asset/weights_rule.h"
 #include "base/alloc.h"
+#include "base/bit_count.h"
 #include "base/error.h"
 #include "skin/lbs/kernel.h"
 #include "skin/skin_stream_internal.h"
@@ -304,7 +305,7 @@ static void union_add(uint16_t *joint, uint32_t *n, const vertex_record *r)
 }
 
 /* A record's joints as bits (joint mod 64): a joint whose bit a set's
- * mask lacks is not in the set, so popcount(mask & ~set) never exceeds
+ * mask lacks is not in the set, so bit_count(mask & ~set) never exceeds
  * union_growth, and is it for skins of at most 64 joints. */
 static uint64_t joint_bits(const vertex_record *r)
 {
@@ -335,9 +336,7 @@ static bool grow_union(const vertex_record *rec, const uint64_t *bits,
     while (members < KERNEL_CHUNK) {
         uint32_t best = UINT32_MAX, best_grow = slots - c->u + 1;
         for (uint32_t i = 0; i < nc && best_grow; ++i) {
-            if ((uint32_t)__builtin_popcountll(bits[cand[i]] & ~set) >=
-                best_grow)
-                continue;
+            if (bit_count(bits[cand[i]] & ~set) >= best_grow) continue;
             const uint32_t g = union_growth(c->joint, c->u, &rec[cand[i]]);
             if (g < best_grow) best = i, best_grow = g;
         }
