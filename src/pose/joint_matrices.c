@@ -4,13 +4,15 @@
  *     J_j = R^-1 * G(joint_j) * IBM_j * BSM
  * R = I gives world-space skinning; R = G(node) gives object-space skinning
  * relative to that node (glTF 1.0's inverse(meshWorld) term). */
-#include "pose/pose_internal.h"
+#include "asset/skin_facts.h"
 #include "base/affine.h"
 #include "base/affine_avx2.h"
+#include "base/affine_avx512.h"
 #include "base/cpu_avx2.h"
+#include "base/cpu_avx512.h"
 #include "base/error.h"
-#include "asset/skin_facts.h"
 #include "base/xform.h"
+#include "pose/pose_internal.h"
 
 /* out = a * b, affine-only when b is affine (exact for any a: the skipped
  * terms multiply the zeros of b's last row). */
@@ -82,8 +84,12 @@ static vs_result compute(const vs_pose *pose, uint32_t skin,
     const bool from_rows = facts.ibm_rows && !bsm && !relative;
     const bool avx2 = from_rows && cpu_avx2();
     if (avx2 && !pack_3x4) {
-        affine_avx2_mul_rows_batch(worlds, sk->joints, facts.ibm_rows,
-                                   sk->joint_count, out);
+        if (cpu_avx512_preferred())
+            affine_avx512_mul_rows_batch(worlds, sk->joints, facts.ibm_rows,
+                                         sk->joint_count, out);
+        else
+            affine_avx2_mul_rows_batch(worlds, sk->joints, facts.ibm_rows,
+                                       sk->joint_count, out);
         return VS_OK;
     }
     uint32_t j = 0;

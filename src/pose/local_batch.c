@@ -49,20 +49,23 @@ static void run4(const vs_trs *trs, uint32_t i, uint32_t count, float *out)
                  wy = _mm_mul_ps(_mm_mul_ps(w, y), s),
                  wz = _mm_mul_ps(_mm_mul_ps(w, z), s);
     const __m128 one = _mm_set1_ps(1.0f);
-    _mm_storeu_ps(out + 0, _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, yy), zz), s0));
-    _mm_storeu_ps(out + 4, _mm_mul_ps(_mm_add_ps(xy, wz), s0));
-    _mm_storeu_ps(out + 8, _mm_mul_ps(_mm_sub_ps(xz, wy), s0));
-    _mm_storeu_ps(out + 12, _mm_mul_ps(_mm_sub_ps(xy, wz), s1));
-    _mm_storeu_ps(out + 16,
+#define AT(r, c) (out + local_batch_at(r, c))
+    _mm_storeu_ps(AT(0, 0),
+                  _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, yy), zz), s0));
+    _mm_storeu_ps(AT(1, 0), _mm_mul_ps(_mm_add_ps(xy, wz), s0));
+    _mm_storeu_ps(AT(2, 0), _mm_mul_ps(_mm_sub_ps(xz, wy), s0));
+    _mm_storeu_ps(AT(0, 1), _mm_mul_ps(_mm_sub_ps(xy, wz), s1));
+    _mm_storeu_ps(AT(1, 1),
                   _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, xx), zz), s1));
-    _mm_storeu_ps(out + 20, _mm_mul_ps(_mm_add_ps(yz, wx), s1));
-    _mm_storeu_ps(out + 24, _mm_mul_ps(_mm_add_ps(xz, wy), s2));
-    _mm_storeu_ps(out + 28, _mm_mul_ps(_mm_sub_ps(yz, wx), s2));
-    _mm_storeu_ps(out + 32,
+    _mm_storeu_ps(AT(2, 1), _mm_mul_ps(_mm_add_ps(yz, wx), s1));
+    _mm_storeu_ps(AT(0, 2), _mm_mul_ps(_mm_add_ps(xz, wy), s2));
+    _mm_storeu_ps(AT(1, 2), _mm_mul_ps(_mm_sub_ps(yz, wx), s2));
+    _mm_storeu_ps(AT(2, 2),
                   _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), s2));
-    _mm_storeu_ps(out + 36, t0);
-    _mm_storeu_ps(out + 40, t1);
-    _mm_storeu_ps(out + 44, t2);
+    _mm_storeu_ps(AT(0, 3), t0);
+    _mm_storeu_ps(AT(1, 3), t1);
+    _mm_storeu_ps(AT(2, 3), t2);
+#undef AT
 }
 
 void local_batch_run(const vs_trs *trs, uint32_t count, float *soa)
@@ -79,7 +82,7 @@ void local_batch_run(const vs_trs *trs, uint32_t count, float *soa)
         float *o = soa + 48 * (size_t)(i / 4) + i % 4;
         for (int c = 0; c < 4; ++c)
             for (int r = 0; r < 3; ++r)
-                o[4 * (3 * c + r)] = m[4 * c + r];
+                o[local_batch_at(r, c)] = m[4 * c + r];
     }
 }
 #endif

@@ -24,16 +24,24 @@ static inline size_t local_batch_floats(uint32_t count)
     return 12 * (((size_t)count + 3) / 4 * 4);
 }
 
+/* Where entry (row r, column c) of a group's matrices starts (r 0..2, c
+ * 0..3: the upper 3x4 part): the batch holds, per group of four nodes,
+ * each entry of the four nodes as four consecutive floats, row by row, so
+ * that a row of the group is 16 consecutive floats (one 512-bit load for
+ * world_pass_avx512, which spreads a node's row from it). */
+static inline size_t local_batch_at(int r, int c)
+{
+    return 16 * (size_t)r + 4 * (size_t)c;
+}
+
 /* Node i's local matrix out of the batch (column-major 4x4, last row
- * 0 0 0 1). The batch holds, per group of four nodes, entry e (0..11: the
- * upper 3x4 part of the column-major matrix, column by column) of the four
- * nodes as four consecutive floats. */
+ * 0 0 0 1). */
 static inline void local_batch_matrix(const float *soa, uint32_t i, float m[16])
 {
-    const float *b = soa + 48 * (size_t)(i / 4) + i % 4; /* entry e: b[4e] */
+    const float *b = soa + 48 * (size_t)(i / 4) + i % 4;
     for (int c = 0; c < 4; ++c) {
         for (int r = 0; r < 3; ++r)
-            m[4 * c + r] = b[4 * (3 * c + r)];
+            m[4 * c + r] = b[local_batch_at(r, c)];
         m[4 * c + 3] = c == 3 ? 1.0f : 0.0f;
     }
 }
@@ -56,9 +64,10 @@ static inline void local_batch_world(const float *parent, const float *soa,
     const __m128 a0 = _mm_loadu_ps(parent), a1 = _mm_loadu_ps(parent + 4),
                  a2 = _mm_loadu_ps(parent + 8), a3 = _mm_loadu_ps(parent + 12);
 #define BATCH_COLUMN(c)                                                        \
-    _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[4 * (3 * (c))])),       \
-                          _mm_mul_ps(a1, _mm_set1_ps(b[4 * (3 * (c) + 1)]))),  \
-               _mm_mul_ps(a2, _mm_set1_ps(b[4 * (3 * (c) + 2)])))
+    _mm_add_ps(                                                                \
+        _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[local_batch_at(0, c)])),       \
+                   _mm_mul_ps(a1, _mm_set1_ps(b[local_batch_at(1, c)]))),      \
+        _mm_mul_ps(a2, _mm_set1_ps(b[local_batch_at(2, c)])))
     _mm_storeu_ps(world, BATCH_COLUMN(0));
     _mm_storeu_ps(world + 4, BATCH_COLUMN(1));
     _mm_storeu_ps(world + 8, BATCH_COLUMN(2));

@@ -10,16 +10,17 @@
 #include "asset/asset_internal.h"
 #include "asset/clip_plans.h"
 #include "asset/time_groups.h"
-#include "pose/world_pass.h"
 #include "base/affine.h"
 #include "base/alloc.h"
 #include "base/cpu_avx2.h"
+#include "base/cpu_avx512.h"
 #include "base/error.h"
 #include "base/xform.h"
 #include "pose/local_batch.h"
 #include "pose/pose_internal.h"
 #include "pose/rotation_batch.h"
 #include "pose/sample.h"
+#include "pose/world_pass.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -211,10 +212,12 @@ void vs_pose_update_world(vs_pose *pose)
     world_pass_args args = {pose->world,      pose->local_batch,
                             pose->use_matrix, asset->nodes,
                             asset->node_order, asset->node_count};
-    if (cpu_avx2())
+    if (cpu_avx512_preferred())
+        world_pass_avx512(&args);
+    else if (cpu_avx2())
         world_pass_avx(&args);
     else
-        world_pass(&args);
+        world_pass_baseline(&args);
 }
 
 void vs_pose_set_local(vs_pose *pose, uint32_t node, const vs_trs *trs)

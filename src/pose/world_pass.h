@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The world pass of vs_pose_update_world: each node's world matrix from its
- * parent's and its local one, parents first. One body for two builds: the
- * library's baseline (SSE2) and world_pass_avx.c, the same operations in
- * VEX encoding (no fused multiply-add), so the same floats; the VEX form
- * broadcasts each local entry straight from memory where SSE2 loads it and
- * shuffles it. */
+ * parent's and its local one, parents first. One body (world_pass_with)
+ * for three builds, all with the same floats: the library's baseline
+ * (SSE2, world_pass.c); world_pass_avx.c, the same operations in VEX
+ * encoding (no fused multiply-add), which broadcasts each local entry
+ * straight from memory where SSE2 loads it and shuffles it; and
+ * world_pass_avx512.c, each TRS node's product in one 512-bit register. */
 #ifndef VS_POSE_WORLD_PASS_H
 #define VS_POSE_WORLD_PASS_H
 
@@ -25,14 +26,21 @@ typedef struct world_pass_args {
     uint32_t node_count;
 } world_pass_args;
 
+/* A TRS node's world matrix from its parent's (NULL for a root) and its
+ * local matrix in the batch: local_batch_world, or a wider form of it with
+ * the same floats. */
+typedef void world_pass_trs_fn(const float *parent, const float *soa,
+                               uint32_t i, float world[16]);
+
 /* node_order lists parents before children, so one pass suffices. The
  * affine-only product needs only the local (right) factor affine, the
  * parent's world may be anything: TRS locals always take it, a projective
  * node.matrix (COLLADA may hold one) the general product. The arguments are
  * copied into locals: the SSE stores may alias anything for all the
- * compiler knows, which made it load them again for every node. */
+ * compiler knows, which made it load them again for every node. trs_world
+ * is a constant at every call, so it is inlined. */
 static inline __attribute__((always_inline)) void
-world_pass(const world_pass_args *args)
+world_pass_with(const world_pass_args *args, world_pass_trs_fn *trs_world)
 {
     float *const worlds = args->worlds;
     const float *const batch = args->batch;
@@ -46,7 +54,7 @@ world_pass(const world_pass_args *args)
         const int32_t parent = nodes[i].parent;
         const float *pw = parent >= 0 ? worlds + 16 * (size_t)parent : NULL;
         if (!use_matrix[i]) {
-            local_batch_world(pw, batch, i, world);
+            trs_world(pw, batch, i, world);
             continue;
         }
         xform_copy(nodes[i].matrix, world);
@@ -58,7 +66,17 @@ world_pass(const world_pass_args *args)
     }
 }
 
-/* world_pass in VEX encoding; only where cpu_avx2() (base/cpu_avx2.h). */
+/* The world pass of the library's baseline (SSE2, or plain C). */
+void world_pass_baseline(const world_pass_args *args);
+
+/* The baseline's pass in VEX encoding; only where cpu_avx2()
+ * (base/cpu_avx2.h). */
 void world_pass_avx(const world_pass_args *args);
+
+/* The pass with each TRS node's product in one 512-bit register
+ * (base/affine_avx512.h), its local rows spread from the batch's rows of
+ * 16 floats (local_batch_at); the same floats. Only where
+ * cpu_avx512_preferred() (base/cpu_avx512.h). */
+void world_pass_avx512(const world_pass_args *args);
 
 #endif

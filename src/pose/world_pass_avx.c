@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* world_pass (pose/world_pass.h) built for AVX: the same operations, VEX
- * encoded ("fma" is not enabled, so no multiply-add is fused and the floats
- * are the SSE2 build's). */
+/* The baseline's world pass (pose/world_pass.h) built for AVX: the same
+ * operations, VEX encoded ("fma" is not enabled, so no multiply-add is fused
+ * and the floats are the SSE2 build's). */
 #include "pose/world_pass.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
@@ -15,7 +15,7 @@
 
 void world_pass_avx(const world_pass_args *args)
 {
-    world_pass(args);
+    world_pass_with(args, local_batch_world);
 }
 
 #if defined(__clang__)
@@ -26,6 +26,6 @@ void world_pass_avx(const world_pass_args *args)
 #else
 void world_pass_avx(const world_pass_args *args)
 {
-    world_pass(args);
+    world_pass_with(args, local_batch_world);
 }
 #endif

@@ -2,6 +2,7 @@
 /* Run-time kernel choice: one binary carries every kernel and asks the CPU
  * (cpuid through __builtin_cpu_supports, which also checks that the OS saves
  * the wide registers) which ones it can run. */
+#include "base/cpu_avx512.h"
 #include "skin/lbs/kernel.h"
 
 static bool cpu_has(vs_isa isa)
@@ -74,38 +75,9 @@ const kernel_ops *kernel_ops_for(vs_isa isa)
     }
 }
 
-/* Whether the AVX-512 kernel is the faster one on this CPU, with
- * AVX-512VL:
- * - an AMD CPU after family 19h (Zen 5 on, whose units are 512 bits wide).
- *   On Zen 4 (family 19h, 512-bit operations split in two) it measured at
- *   best as fast as the AVX2 kernel, up to 2x slower depending on what ran
- *   before it, and left the SSE code run after it about 3x slower;
- * - an Intel CPU with AVX-512 BF16 and VBMI2, which together mark the
- *   server cores from Sapphire Rapids on (Cooper Lake has BF16 without
- *   VBMI2, Ice Lake VBMI2 without BF16). There it measured faster with
- *   every influence count and left SSE code run after it as fast. Intel's
- *   older AVX-512 cores, with their deeper frequency drops under 512-bit
- *   work, are not measured and keep AVX2.
- * Both kernels give the same floats (test_simd_kernels), so this choice
- * changes speed only. libgcc's cached CPU model answers, not a cpuid per
- * call (a VM exit in a guest). */
-static bool avx512_is_faster(void)
-{
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-    if (!kernel_cpu_has_avx512vl()) return false;
-    if (__builtin_cpu_is("intel"))
-        return __builtin_cpu_supports("avx512bf16") &&
-               __builtin_cpu_supports("avx512vbmi2");
-    return __builtin_cpu_is("amd") && !__builtin_cpu_is("amdfam10h") &&
-           !__builtin_cpu_is("amdfam15h") && !__builtin_cpu_is("amdfam17h") &&
-           !__builtin_cpu_is("amdfam19h");
-#else
-    return false;
-#endif
-}
-
 /* AVX2 comes before AVX-512 except where AVX-512 measured faster
- * (avx512_is_faster). VS_ISA_AVX512 stays available on request (see
+ * (cpu_avx512_preferred, base/cpu_avx512.h; both kernels give the same
+ * floats, test_simd_kernels). VS_ISA_AVX512 stays available on request (see
  * docs/skinning.md). */
 vs_isa vs_cpu_best_isa(void)
 {
@@ -113,7 +85,7 @@ vs_isa vs_cpu_best_isa(void)
                                         VS_ISA_SSE2},
                         avx512_first[] = {VS_ISA_AVX512, VS_ISA_AVX2,
                                           VS_ISA_SSE2};
-    const vs_isa *order = avx512_is_faster() ? avx512_first : avx2_first;
+    const vs_isa *order = cpu_avx512_preferred() ? avx512_first : avx2_first;
     for (size_t i = 0; i < sizeof avx2_first / sizeof *avx2_first; ++i)
         if (kernel_ops_for(order[i])) return order[i];
     return VS_ISA_PORTABLE;

@@ -3,11 +3,13 @@
  * relative to a node, checked on a hand-built 3-node skeleton. */
 #include "test.h"
 
-#include "pose/asset_fixture.h"
+#include "asset/skin_facts.h"
 #include "base/affine.h"
 #include "base/affine_avx2.h"
+#include "base/affine_avx512.h"
 #include "base/cpu_avx2.h"
-#include "asset/skin_facts.h"
+#include "base/cpu_avx512.h"
+#include "pose/asset_fixture.h"
 #include "vskin/vskin.h"
 
 /* node 0 (mesh node) T(0,0,5) -> node 1 T(1,0,0) -> node 2 T(0,1,0).
@@ -206,8 +208,10 @@ static float odd_entry(uint32_t *seed)
 
 /* The AVX2 products (base/affine_avx2.h) give affine_mul's and
  * affine_mul_rows' floats bit for bit: 4x4 from projective and affine left
- * factors, 3x4 stopping at the first left factor that is not affine. */
-static void avx2_products_are_the_baseline_floats(void)
+ * factors, 3x4 stopping at the first left factor that is not affine; so
+ * does the AVX-512 4x4 product (base/affine_avx512.h) where the CPU runs
+ * it, preferred or not. */
+static void simd_products_are_the_baseline_floats(void)
 {
     if (!cpu_avx2()) {
         printf("  (no AVX2 on this CPU: nothing to compare)\n");
@@ -238,6 +242,14 @@ static void avx2_products_are_the_baseline_floats(void)
         for (uint32_t j = 0; j < N; ++j) {
             affine_mul(g + 16 * index[j], ibm + 16 * j, want);
             differing += memcmp(want, out + 16 * j, sizeof want) != 0;
+        }
+        if (cpu_avx512()) {
+            memset(out, 0, sizeof out);
+            affine_avx512_mul_rows_batch(g, index, rows, N, out);
+            for (uint32_t j = 0; j < N; ++j) {
+                affine_mul(g + 16 * index[j], ibm + 16 * j, want);
+                differing += memcmp(want, out + 16 * j, sizeof want) != 0;
+            }
         }
         uint32_t first_projective = N;
         for (uint32_t j = N; j-- > 0;)
@@ -279,7 +291,7 @@ int main(void)
     RUN(rest_pose_gives_identity_in_world_space);
     RUN(posed_joint_moves_points_world_and_relative);
     RUN(projective_parent_takes_the_general_product);
-    RUN(avx2_products_are_the_baseline_floats);
+    RUN(simd_products_are_the_baseline_floats);
     RUN(rejects_invalid_skin_and_node);
     return test_summary();
 }

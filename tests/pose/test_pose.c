@@ -3,9 +3,13 @@
  * weights, reset, world matrices and matrix nodes, on in-memory assets. */
 #include "test.h"
 
-#include "pose/asset_fixture.h"
 #include "base/affine.h"
+#include "base/cpu_avx2.h"
+#include "base/cpu_avx512.h"
 #include "base/xform.h"
+#include "pose/asset_fixture.h"
+#include "pose/local_batch.h"
+#include "pose/world_pass.h"
 #include "vskin/vskin.h"
 
 static vs_pose *make_pose(const vs_asset *a)
@@ -121,52 +125,59 @@ static void plain_world(const vs_asset *a, uint32_t i, float out[16])
         xform_mul(pw, local, out);
 }
 
+/* A random tree of count nodes (child-first numbering, so index order is
+ * not node order): random TRS, non-unit, zero and negative-scale ones
+ * among them, and a few rest-matrix nodes with shear. */
+static vs_asset *random_tree(uint32_t count, int round)
+{
+    vs_asset *a = fx_asset(count);
+    /* parent[i] > i: node count - 1 is the root of the tree. */
+    uint32_t *kids = vs_priv_asset_calloc(a, count, sizeof *kids, NULL, "k");
+    uint32_t *first =
+        vs_priv_asset_calloc(a, count + 1, sizeof *first, NULL, "k");
+    int32_t parent[32];
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t span = count - 1 - i;
+        parent[i] = span ? (int32_t)(i + 1 + rnd_bits() % span) : -1;
+    }
+    uint32_t used = 0;
+    for (uint32_t p = 0; p < count; ++p) {
+        first[p] = used;
+        for (uint32_t i = 0; i < count; ++i)
+            if (parent[i] == (int32_t)p) kids[used++] = i;
+        fx_node(a, p)->children = kids + first[p];
+        fx_node(a, p)->child_count = used - first[p];
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        vs_node *n = fx_node(a, i);
+        for (int k = 0; k < 3; ++k) {
+            n->rest_trs.translation[k] = 5.0f * rnd();
+            n->rest_trs.scale[k] = 2.0f * rnd();
+        }
+        for (int k = 0; k < 4; ++k)
+            n->rest_trs.rotation[k] = rnd();
+        if ((i + (uint32_t)round) % 7 == 3)
+            memset(n->rest_trs.rotation, 0, sizeof(float[4]));
+        if ((i + (uint32_t)round) % 5 == 4) {
+            n->has_matrix = true;
+            affine_from_trs(&n->rest_trs, n->matrix);
+            n->matrix[4] += 0.5f; /* shear */
+        }
+    }
+    fx_finalize(a);
+    return a;
+}
+
 /* The world pass converts the TRS locals four nodes at a time
  * (pose/local_batch.h) and multiplies them in node_order: on random trees
- * of 1 to 13 nodes (child-first numbering, so index order is not node
- * order), random TRS (non-unit, zero and negative-scale ones among them) and
- * a few rest-matrix nodes, every world matrix is bit for bit the node by
- * node product. */
+ * of 1 to 13 nodes, every world matrix is bit for bit the node by node
+ * product. */
 static void world_pass_matches_node_by_node_products(void)
 {
     int mismatches = 0, trees = 0;
     for (uint32_t count = 1; count <= 13; ++count) {
         for (int round = 0; round < 20; ++round, ++trees) {
-            vs_asset *a = fx_asset(count);
-            /* parent[i] > i: node count - 1 is the root of the tree. */
-            uint32_t *kids = vs_priv_asset_calloc(a, count, sizeof *kids, NULL, "k");
-            uint32_t *first =
-                vs_priv_asset_calloc(a, count + 1, sizeof *first, NULL, "k");
-            int32_t parent[13];
-            for (uint32_t i = 0; i < count; ++i) {
-                uint32_t span = count - 1 - i;
-                parent[i] = span ? (int32_t)(i + 1 + rnd_bits() % span) : -1;
-            }
-            uint32_t used = 0;
-            for (uint32_t p = 0; p < count; ++p) {
-                first[p] = used;
-                for (uint32_t i = 0; i < count; ++i)
-                    if (parent[i] == (int32_t)p) kids[used++] = i;
-                fx_node(a, p)->children = kids + first[p];
-                fx_node(a, p)->child_count = used - first[p];
-            }
-            for (uint32_t i = 0; i < count; ++i) {
-                vs_node *n = fx_node(a, i);
-                for (int k = 0; k < 3; ++k) {
-                    n->rest_trs.translation[k] = 5.0f * rnd();
-                    n->rest_trs.scale[k] = 2.0f * rnd();
-                }
-                for (int k = 0; k < 4; ++k)
-                    n->rest_trs.rotation[k] = rnd();
-                if ((i + (uint32_t)round) % 7 == 3)
-                    memset(n->rest_trs.rotation, 0, sizeof(float[4]));
-                if ((i + (uint32_t)round) % 5 == 4) {
-                    n->has_matrix = true;
-                    affine_from_trs(&n->rest_trs, n->matrix);
-                    n->matrix[4] += 0.5f; /* shear */
-                }
-            }
-            fx_finalize(a);
+            vs_asset *a = random_tree(count, round);
             vs_pose *pose = make_pose(a);
             vs_pose_update_world(pose);
             for (uint32_t i = 0; i < count; ++i) {
@@ -181,6 +192,54 @@ static void world_pass_matches_node_by_node_products(void)
     }
     CHECK(trees == 260);
     CHECK_MSG(mismatches == 0, "%d world matrices differ", mismatches);
+}
+
+/* Each form of the world pass this CPU runs (pose/world_pass.h: the
+ * baseline, VEX, AVX-512), called directly whichever the pose would pick,
+ * gives the node by node products bit for bit, on random trees of 1 to 30
+ * nodes (two groups of the batch and more, every count of a last group). */
+static void world_pass_forms_give_the_same_floats(void)
+{
+    typedef void form_fn(const world_pass_args *);
+    form_fn *forms[3] = {world_pass_baseline, NULL, NULL};
+    const char *names[3] = {"baseline", "avx", "avx512"};
+    if (cpu_avx2()) forms[1] = world_pass_avx;
+    if (cpu_avx512()) forms[2] = world_pass_avx512;
+    int mismatches[3] = {0, 0, 0}, ran = 0;
+    for (uint32_t count = 1; count <= 30; ++count) {
+        for (int round = 0; round < 6; ++round) {
+            vs_asset *a = random_tree(count, round);
+            vs_trs trs[30];
+            bool use_matrix[30];
+            float *batch = calloc(local_batch_floats(count), sizeof *batch);
+            float worlds[16 * 30], want[16];
+            for (uint32_t i = 0; i < count; ++i) {
+                trs[i] = a->nodes[i].rest_trs;
+                use_matrix[i] = a->nodes[i].has_matrix;
+            }
+            local_batch_run(trs, count, batch);
+            const world_pass_args args = {worlds,   batch,         use_matrix,
+                                          a->nodes, a->node_order, count};
+            for (int f = 0; f < 3; ++f) {
+                if (!forms[f]) continue;
+                memset(worlds, 0xff, sizeof worlds);
+                forms[f](&args);
+                ++ran;
+                for (uint32_t i = 0; i < count; ++i) {
+                    plain_world(a, i, want);
+                    mismatches[f] +=
+                        memcmp(want, worlds + 16 * i, sizeof want) != 0;
+                }
+            }
+            free(batch);
+            vs_asset_free(a);
+        }
+    }
+    CHECK(ran >= 180);
+    for (int f = 0; f < 3; ++f)
+        CHECK_MSG(mismatches[f] == 0, "%s: %d world matrices differ", names[f],
+                  mismatches[f]);
+    if (!forms[2]) printf("  (no AVX-512 on this CPU: that form not run)\n");
 }
 
 /* One translation channel on node 0 with keys at t = 2 and 4 (the clip does
@@ -386,6 +445,7 @@ int main(void)
 {
     RUN(world_matrices_of_chain);
     RUN(world_pass_matches_node_by_node_products);
+    RUN(world_pass_forms_give_the_same_floats);
     RUN(sample_clamps_and_loops);
     RUN(sample_rejects_bad_arguments);
     RUN(morph_weights_default_animate_and_reset);
