@@ -3,19 +3,14 @@
  * "fma": a compiler that contracts a * b + c (Clang does by default) would
  * change the floats. */
 #include "base/affine_avx2.h"
+#include "base/target.h"
 
 #include "base/affine.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #include <immintrin.h>
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))),                  \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2")
-#endif
+VS_TARGET_BEGIN("avx2")
 
 /* affine_mul(a, B) with B's rows at r (4 floats each: row k is entry k of
  * every column): column c = a_0 B_0c + a_1 B_1c + a_2 B_2c (+ a_3 for
@@ -98,11 +93,7 @@ uint32_t affine_avx2_mul_rows_3x4_batch(const float *a, const uint32_t *index,
     return count;
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 
 #else
 void affine_avx2_mul_rows_batch(const float *a, const uint32_t *index,

@@ -3,17 +3,12 @@
  * multiply-adds; the build's -ffp-contract=off keeps every a * b + c two
  * roundings, as in the SSE2 products. */
 #include "base/affine_avx512.h"
+#include "base/target.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #include <immintrin.h>
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f"))),               \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f")
-#endif
+VS_TARGET_BEGIN("avx512f")
 
 #include "base/affine_avx512_columns.h"
 
@@ -36,11 +31,7 @@ void affine_avx512_mul_rows_batch(const float *a, const uint32_t *index,
     }
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 
 #else
 void affine_avx512_mul_rows_batch(const float *a, const uint32_t *index,

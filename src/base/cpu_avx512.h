@@ -23,9 +23,10 @@
 
 #include <stdbool.h>
 
-/* Whether the CPU runs the AVX-512 forms at all (AVX-512F and VL, the OS
- * saving the registers): what the tests ask before running them on a CPU
- * where they are not preferred. */
+/* Whether the CPU runs AVX-512F and VL code at all (the OS saving the
+ * registers): what picks the skinning kernels' 32-register builds
+ * (kernel_avx2_wide.c), and what the tests ask before running the AVX-512
+ * forms on a CPU where they are not preferred. */
 static inline bool cpu_avx512(void)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)

@@ -2,18 +2,13 @@
 /* The slerp batch with AVX2 (pose/rotation_batch.h): a block's eight lanes
  * in one step, lane for lane the arithmetic of the SSE2 form (no fused
  * multiply-add: "fma" is not enabled), so the same floats. */
+#include "base/target.h"
 #include "pose/rotation_batch.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #include <immintrin.h>
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))),                  \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2")
-#endif
+VS_TARGET_BEGIN("avx2")
 
 static inline __attribute__((always_inline)) __m256
 weight8(__m256 t, const __m256 c[8], __m256 xm1, int terms)
@@ -105,11 +100,7 @@ void rotation_batch_group_avx2(const rotation_block *blocks, uint32_t count,
     }
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 
 #else
 void rotation_batch_group_avx2(const rotation_block *blocks, uint32_t count,

@@ -2,27 +2,18 @@
 /* The baseline's world pass (pose/world_pass.h) built for AVX: the same
  * operations, VEX encoded ("fma" is not enabled, so no multiply-add is fused
  * and the floats are the SSE2 build's). */
+#include "base/target.h"
 #include "pose/world_pass.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx"))),                   \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx")
-#endif
+VS_TARGET_BEGIN("avx")
 
 void world_pass_avx(const world_pass_args *args)
 {
     world_pass_with(args, local_batch_world);
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 #else
 void world_pass_avx(const world_pass_args *args)
 {

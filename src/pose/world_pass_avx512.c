@@ -5,18 +5,13 @@
  * consecutive floats (entry (r, c) of node l at 4c + l), one load, and one
  * permute gives node l's row spread over the lane groups. Roots and nodes
  * with a rest matrix take the baseline's steps. */
+#include "base/target.h"
 #include "pose/world_pass.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #include <immintrin.h>
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f"))),               \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f")
-#endif
+VS_TARGET_BEGIN("avx512f")
 
 #include "base/affine_avx512_columns.h"
 
@@ -47,11 +42,7 @@ void world_pass_avx512(const world_pass_args *args)
     world_pass_with(args, trs_world_avx512);
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 #else
 void world_pass_avx512(const world_pass_args *args)
 {

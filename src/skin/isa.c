@@ -25,16 +25,6 @@ static bool cpu_has(vs_isa isa)
 #endif
 }
 
-bool kernel_cpu_has_avx512vl(void)
-{
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-    return __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512vl");
-#else
-    return false;
-#endif
-}
-
 bool vs_isa_supported(vs_isa isa)
 {
     switch (isa) {
@@ -66,8 +56,7 @@ const kernel_ops *kernel_ops_for(vs_isa isa)
         /* The best ISA's kernel; the AVX2 one with its transforms in 32
          * registers where AVX-512VL gives them (kernel_avx2_wide.c). */
         const vs_isa best = vs_cpu_best_isa();
-        if (best == VS_ISA_AVX2 && kernel_cpu_has_avx512vl())
-            return kernel_ops_avx2_wide();
+        if (best == VS_ISA_AVX2 && cpu_avx512()) return kernel_ops_avx2_wide();
         return kernel_ops_for(best);
     }
     default:

@@ -382,8 +382,6 @@ int kernel_avx2_wide_blend_job(const kernel_job_src *src, size_t base, size_t n,
  * one-influence blend pass: what VS_ISA_AUTO runs when AVX2 is the best ISA
  * and the CPU has AVX-512VL. */
 const kernel_ops *kernel_ops_avx2_wide(void);
-/* Whether the CPU runs AVX-512F + VL code (the _wide build). */
-bool kernel_cpu_has_avx512vl(void);
 
 /* The attribute streams of a job (strides 0 = packed). */
 void kernel_io_init(kernel_io *io, const float *in_pos, size_t in_pos_stride,

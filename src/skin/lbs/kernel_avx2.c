@@ -4,6 +4,7 @@
  * 4x4 transposes inside the 128-bit lanes plus lane permutes turn 8 vertices
  * into structure-of-arrays. Compiled with a target attribute, run only when
  * the CPU reports AVX2 and FMA. */
+#include "base/target.h"
 #include "skin/lbs/kernel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -12,13 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma"))),              \
-                             apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#endif
+VS_TARGET_BEGIN("avx2,fma")
 
 #define NAME(x) avx2_##x
 #define KERNEL_CHUNKS_BY_COUNT
@@ -35,11 +30,7 @@ void kernel_avx2_transform_chunks(const kernel_io *io, const size_t *vi,
     avx2_transform_chunks(io, vi, n, k, src, lane0);
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 
 /* The kernel's table with one chunk function or the other. */
 #define AVX2_OPS(chunks)                                                       \

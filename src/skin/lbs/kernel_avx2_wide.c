@@ -10,6 +10,7 @@
  * measured slower than the 16-register ones (docs/design/rejected.md). Chosen at run time (isa.c) for VS_ISA_AUTO;
  * VS_ISA_AVX2 keeps the 16-register build, so both stay tested here (the
  * same operations, so the same floats). */
+#include "base/target.h"
 #include "skin/lbs/kernel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -18,13 +19,7 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__clang__)
-#pragma clang attribute push(                                                  \
-    __attribute__((target("avx2,fma,avx512f,avx512vl"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,avx512f,avx512vl")
-#endif
+VS_TARGET_BEGIN("avx2,fma,avx512f,avx512vl")
 
 #define NAME(x) avx2w_##x
 /* x * inv where FLT_MIN <= len2 <= FLT_MAX, else +0 (VKEEP_IF_UNIT's
@@ -81,10 +76,6 @@ void kernel_avx2_wide_transform_chunks(const kernel_io *io, const size_t *vi,
     avx2w_transform_chunks(io, vi, n, k, src, lane0);
 }
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 
 #endif

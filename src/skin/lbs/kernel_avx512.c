@@ -6,6 +6,8 @@
  * operations in the AVX2 kernel's order, so the floats are the same and
  * VS_ISA_AUTO may take either (isa.c). Run only when the CPU reports
  * AVX-512F. */
+#include "base/cpu_avx512.h"
+#include "base/target.h"
 #include "skin/lbs/kernel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -14,13 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx2,fma"))),      \
-                             apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma")
-#endif
+VS_TARGET_BEGIN("avx512f,avx2,fma")
 
 #include "skin/lbs/kernel_x86_io.h"
 
@@ -387,11 +383,7 @@ KERNEL_INLINE void NAME(positions_by_matrix)(const float *in, float *out,
 /* A whole block of joints runs in steps of sixteen, with no masked tail. */
 _Static_assert(KERNEL_BLOCK % 16 == 0, "whole blocks of sixteen");
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 
 /* The kernel's table with one chunk function or the other. */
 #define AVX512_OPS(chunks)                                                     \
@@ -406,7 +398,7 @@ const kernel_ops *kernel_ops_avx512(void)
     static const kernel_ops ops = AVX512_OPS(kernel_avx2_transform_chunks);
     static const kernel_ops ops_wide =
         AVX512_OPS(kernel_avx2_wide_transform_chunks);
-    return kernel_cpu_has_avx512vl() ? &ops_wide : &ops;
+    return cpu_avx512() ? &ops_wide : &ops;
 }
 #undef AVX512_OPS
 

@@ -2,6 +2,7 @@
 /* The SSE2 kernel (x86-64 baseline): 4 vertices per step. Each vertex's
  * matrix is blended as four 128-bit columns, four vertices are transposed
  * into structure-of-arrays and transformed together. */
+#include "base/target.h"
 #include "skin/lbs/kernel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -10,13 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("sse2"))),                  \
-                             apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("sse2")
-#endif
+VS_TARGET_BEGIN("sse2")
 
 #include "skin/lbs/kernel_x86_io.h"
 
@@ -128,11 +123,7 @@ KERNEL_INLINE __m128 sse2_load_weights(const void *w, size_t at,
     _mm_shuffle_ps(a, b, _MM_SHUFFLE((i3)-4, (i2)-4, i1, i0))
 #include "skin/lbs/kernel_positions_vec4.h"
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+VS_TARGET_END
 
 const kernel_ops *kernel_ops_sse2(void)
 {
