@@ -8,7 +8,8 @@
  * products summed in the same order as affine_mul, with no fused
  * multiply-add, so the same floats bit for bit. Compiled with a target
  * attribute; callers ask cpu_avx512_preferred() (base/cpu_avx512.h)
- * first, as on the CPUs where it is false AVX-512 did not measure faster. */
+ * first: where it is false, AVX-512 code measured slower or was not
+ * measured. */
 #ifndef VS_BASE_AFFINE_AVX512_H
 #define VS_BASE_AFFINE_AVX512_H
 

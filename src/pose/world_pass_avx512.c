@@ -24,7 +24,8 @@ trs_world_avx512(const float *parent, const float *soa, uint32_t i,
         return;
     }
     const float *group = soa + 48 * (size_t)(i / 4);
-    /* Lane 4c + k takes entry 4c + l of a row: node l's column c. */
+    /* Every lane of group c takes entry 4c + i % 4 of a row: the node is
+     * lane i % 4 of its group, and this its entry in column c. */
     const __m512i pick =
         _mm512_add_epi32(_mm512_slli_epi32(affine_avx512_spread(), 2),
                          _mm512_set1_epi32((int)(i % 4)));
