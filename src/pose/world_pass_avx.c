@@ -17,6 +17,6 @@ VS_TARGET_END
 #else
 void world_pass_avx(const world_pass_args *args)
 {
-    world_pass_with(args, local_batch_world);
+    world_pass_baseline(args);
 }
 #endif
