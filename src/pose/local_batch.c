@@ -4,6 +4,17 @@
 
 #if defined(__SSE2__)
 
+#define LB_VEC __m128
+#define LB_ADD _mm_add_ps
+#define LB_SUB _mm_sub_ps
+#define LB_MUL _mm_mul_ps
+#define LB_SET1 _mm_set1_ps
+#define LB_TWO_OVER(n)                                                         \
+    _mm_and_ps(_mm_cmpgt_ps(n, _mm_setzero_ps()),                              \
+               _mm_div_ps(_mm_set1_ps(2.0f), n))
+#define LB_STORE(r, c, v) _mm_storeu_ps(out + local_batch_at(r, c), v)
+#include "pose/local_batch_lanes.h"
+
 /* A node past the end of the array: any valid TRS will do, its lane is
  * never read. */
 static const vs_trs padding = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
@@ -32,40 +43,7 @@ static void run4(const vs_trs *trs, uint32_t i, uint32_t count, float *out)
     _MM_TRANSPOSE4_PS(t0, t1, t2, t3); /* t3: r0, unused */
     _MM_TRANSPOSE4_PS(x, y, z, w);
     _MM_TRANSPOSE4_PS(s3, s0, s1, s2); /* s3: r3, unused */
-    /* affine_from_trs, lane by lane: s = n > 0 ? 2 / n : 0 (NaN too). */
-    const __m128 n =
-        _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)),
-                              _mm_mul_ps(z, z)),
-                   _mm_mul_ps(w, w));
-    const __m128 s = _mm_and_ps(_mm_cmpgt_ps(n, _mm_setzero_ps()),
-                                _mm_div_ps(_mm_set1_ps(2.0f), n));
-    const __m128 xx = _mm_mul_ps(_mm_mul_ps(x, x), s),
-                 yy = _mm_mul_ps(_mm_mul_ps(y, y), s),
-                 zz = _mm_mul_ps(_mm_mul_ps(z, z), s);
-    const __m128 xy = _mm_mul_ps(_mm_mul_ps(x, y), s),
-                 xz = _mm_mul_ps(_mm_mul_ps(x, z), s),
-                 yz = _mm_mul_ps(_mm_mul_ps(y, z), s);
-    const __m128 wx = _mm_mul_ps(_mm_mul_ps(w, x), s),
-                 wy = _mm_mul_ps(_mm_mul_ps(w, y), s),
-                 wz = _mm_mul_ps(_mm_mul_ps(w, z), s);
-    const __m128 one = _mm_set1_ps(1.0f);
-#define AT(r, c) (out + local_batch_at(r, c))
-    _mm_storeu_ps(AT(0, 0),
-                  _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, yy), zz), s0));
-    _mm_storeu_ps(AT(1, 0), _mm_mul_ps(_mm_add_ps(xy, wz), s0));
-    _mm_storeu_ps(AT(2, 0), _mm_mul_ps(_mm_sub_ps(xz, wy), s0));
-    _mm_storeu_ps(AT(0, 1), _mm_mul_ps(_mm_sub_ps(xy, wz), s1));
-    _mm_storeu_ps(AT(1, 1),
-                  _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, xx), zz), s1));
-    _mm_storeu_ps(AT(2, 1), _mm_mul_ps(_mm_add_ps(yz, wx), s1));
-    _mm_storeu_ps(AT(0, 2), _mm_mul_ps(_mm_add_ps(xz, wy), s2));
-    _mm_storeu_ps(AT(1, 2), _mm_mul_ps(_mm_sub_ps(yz, wx), s2));
-    _mm_storeu_ps(AT(2, 2),
-                  _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(one, xx), yy), s2));
-    _mm_storeu_ps(AT(0, 3), t0);
-    _mm_storeu_ps(AT(1, 3), t1);
-    _mm_storeu_ps(AT(2, 3), t2);
-#undef AT
+    local_lanes(x, y, z, w, s0, s1, s2, t0, t1, t2, out);
 }
 
 void local_batch_run(const vs_trs *trs, uint32_t count, float *soa)

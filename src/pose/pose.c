@@ -208,7 +208,10 @@ void vs_pose_update_world(vs_pose *pose)
     const vs_asset *asset = pose->asset;
     /* Every TRS local matrix first, four nodes at a time (nodes that use
      * their rest matrix are converted too, and ignored). */
-    local_batch_run(pose->local, asset->node_count, pose->local_batch);
+    if (cpu_avx2())
+        local_batch_run_avx(pose->local, asset->node_count, pose->local_batch);
+    else
+        local_batch_run(pose->local, asset->node_count, pose->local_batch);
     world_pass_args args = {pose->world,      pose->local_batch,
                             pose->use_matrix, asset->nodes,
                             asset->node_order, asset->node_count};

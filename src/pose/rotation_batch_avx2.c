@@ -10,6 +10,8 @@
 
 VS_TARGET_BEGIN("avx2")
 
+#include "base/transpose_avx.h"
+
 static inline __attribute__((always_inline)) __m256
 weight8(__m256 t, const __m256 c[8], __m256 xm1, int terms)
 {
@@ -44,16 +46,10 @@ block8(const rotation_block *bl, uint32_t n, const __m256 c0[8],
     q1 = _mm256_mul_ps(q1, inv);
     q2 = _mm256_mul_ps(q2, inv);
     q3 = _mm256_mul_ps(q3, inv);
-    /* 4x4 transposes inside each 128-bit half: r_l holds lane l's
-     * quaternion in its low half and lane l + 4's in its high half. */
-    const __m256 s0 = _mm256_unpacklo_ps(q0, q1),
-                 s1 = _mm256_unpacklo_ps(q2, q3);
-    const __m256 s2 = _mm256_unpackhi_ps(q0, q1),
-                 s3 = _mm256_unpackhi_ps(q2, q3);
-    const __m256 r[4] = {_mm256_shuffle_ps(s0, s1, _MM_SHUFFLE(1, 0, 1, 0)),
-                         _mm256_shuffle_ps(s0, s1, _MM_SHUFFLE(3, 2, 3, 2)),
-                         _mm256_shuffle_ps(s2, s3, _MM_SHUFFLE(1, 0, 1, 0)),
-                         _mm256_shuffle_ps(s2, s3, _MM_SHUFFLE(3, 2, 3, 2))};
+    /* r[l] holds lane l's quaternion in its low half and lane l + 4's in
+     * its high half. */
+    __m256 r[4] = {q0, q1, q2, q3};
+    transpose_avx_halves(r);
     if (n == ROTATION_LANES) {
         for (int l = 0; l < 4; ++l) {
             _mm_storeu_ps(local[nodes[l]].rotation,

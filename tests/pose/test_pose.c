@@ -242,6 +242,60 @@ static void world_pass_forms_give_the_same_floats(void)
     if (!forms[2]) printf("  (no AVX-512 on this CPU: that form not run)\n");
 }
 
+/* The local batch's AVX form (eight nodes per step) gives the SSE2
+ * form's floats, and both affine_from_trs's, for 1 to 30 nodes (every
+ * count of a last step): random TRS with zero, NaN, infinite and huge
+ * quaternions among them, and negative and zero scales. NaN bits are
+ * compared too: the forms run the same operations in the same order. */
+static void local_batch_forms_give_the_same_floats(void)
+{
+    int differ_avx = 0, differ_plain = 0, nodes = 0;
+    for (uint32_t count = 1; count <= 30; ++count) {
+        for (int round = 0; round < 8; ++round) {
+            vs_trs trs[30];
+            for (uint32_t i = 0; i < count; ++i, ++nodes) {
+                for (int k = 0; k < 3; ++k) {
+                    trs[i].translation[k] = 100.0f * rnd();
+                    trs[i].scale[k] = (i + k) % 9 == 5 ? 0.0f : 3.0f * rnd();
+                }
+                for (int k = 0; k < 4; ++k)
+                    trs[i].rotation[k] = rnd();
+                const uint32_t odd = (i * 7 + (uint32_t)round) % 11;
+                if (odd == 1) memset(trs[i].rotation, 0, sizeof(float[4]));
+                if (odd == 2) trs[i].rotation[1] = NAN;
+                if (odd == 3) trs[i].rotation[2] = INFINITY;
+                if (odd == 4) trs[i].rotation[3] = 3e19f;
+            }
+            const size_t floats = local_batch_floats(count);
+            float *sse = malloc(floats * sizeof *sse);
+            float *avx = malloc(floats * sizeof *avx);
+            CHECK(sse && avx);
+            if (!sse || !avx) return;
+            local_batch_run(trs, count, sse);
+            if (cpu_avx2()) local_batch_run_avx(trs, count, avx);
+            for (uint32_t i = 0; i < count; ++i) {
+                float a[16], b[16], plain[16];
+                local_batch_matrix(sse, i, a);
+                if (cpu_avx2()) {
+                    local_batch_matrix(avx, i, b);
+                    differ_avx += memcmp(a, b, sizeof a) != 0;
+                }
+                affine_from_trs(&trs[i], plain);
+                bool finite = true;
+                for (int e = 0; e < 16; ++e)
+                    finite = finite && isfinite(plain[e]);
+                if (finite) differ_plain += memcmp(a, plain, sizeof a) != 0;
+            }
+            free(sse);
+            free(avx);
+        }
+    }
+    CHECK(nodes == 8 * 465);
+    CHECK_MSG(differ_plain == 0, "%d SSE2 local matrices differ", differ_plain);
+    CHECK_MSG(differ_avx == 0, "%d AVX local matrices differ", differ_avx);
+    if (!cpu_avx2()) printf("  (no AVX2 on this CPU: that form not run)\n");
+}
+
 /* One translation channel on node 0 with keys at t = 2 and 4 (the clip does
  * not start at 0): x goes 0 -> 10. */
 static const float move_times[] = {2, 4};
@@ -446,6 +500,7 @@ int main(void)
     RUN(world_matrices_of_chain);
     RUN(world_pass_matches_node_by_node_products);
     RUN(world_pass_forms_give_the_same_floats);
+    RUN(local_batch_forms_give_the_same_floats);
     RUN(sample_clamps_and_loops);
     RUN(sample_rejects_bad_arguments);
     RUN(morph_weights_default_animate_and_reset);

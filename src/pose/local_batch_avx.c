@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* local_batch_run with AVX (pose/local_batch.h): eight nodes per step, the
+ * two groups of four side by side in the halves of 256-bit vectors. A
+ * node's three 16-byte loads go into the half of its group by the load
+ * unit's insert, so one in-lane transpose serves two groups: half the
+ * shuffles per node of the SSE2 form, whose transposes bound it. Lane for
+ * lane the SSE2 form's arithmetic (pose/local_batch_lanes.h; no fused
+ * multiply-add), so the same floats. */
+#include "base/target.h"
+#include "pose/local_batch.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <immintrin.h>
+
+VS_TARGET_BEGIN("avx")
+
+#include "base/transpose_avx.h"
+
+#define LB_VEC __m256
+#define LB_ADD _mm256_add_ps
+#define LB_SUB _mm256_sub_ps
+#define LB_MUL _mm256_mul_ps
+#define LB_SET1 _mm256_set1_ps
+#define LB_TWO_OVER(n)                                                         \
+    _mm256_and_ps(_mm256_cmp_ps(n, _mm256_setzero_ps(), _CMP_GT_OQ),           \
+                  _mm256_div_ps(_mm256_set1_ps(2.0f), n))
+/* The low half is the first group's, the high half the next one's. */
+#define LB_STORE(r, c, v)                                                      \
+    do {                                                                       \
+        _mm_storeu_ps(out + local_batch_at(r, c), _mm256_castps256_ps128(v));  \
+        _mm_storeu_ps(out + 48 + local_batch_at(r, c),                         \
+                      _mm256_extractf128_ps(v, 1));                            \
+    } while (0)
+#include "pose/local_batch_lanes.h"
+
+/* A node past the end of the array: any valid TRS will do, its lane is
+ * never read. */
+static const vs_trs padding = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+
+/* The 16 bytes at offset `at` of nodes a (low half) and b (high half). */
+static inline __attribute__((always_inline)) __m256
+pair_load(const vs_trs *a, const vs_trs *b, size_t at)
+{
+    const __m128 lo = _mm_loadu_ps((const float *)((const char *)a + at));
+    const __m128 hi = _mm_loadu_ps((const float *)((const char *)b + at));
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+
+/* Nodes trs[i..i+8) (lanes past count take padding) into two groups of
+ * the batch at out. */
+static inline __attribute__((always_inline)) void
+run8(const vs_trs *trs, uint32_t i, uint32_t count, float *out)
+{
+#define NODE(l) (i + (l) < count ? &trs[i + (l)] : &padding)
+    const vs_trs *n0 = &trs[i], *n1 = NODE(1), *n2 = NODE(2), *n3 = NODE(3);
+    const vs_trs *n4 = NODE(4), *n5 = NODE(5), *n6 = NODE(6), *n7 = NODE(7);
+#undef NODE
+    /* As the SSE2 form: (t0 t1 t2 r0), (r0 r1 r2 r3), (r3 s0 s1 s2) of
+     * each node; node l in lane l % 4 of half l / 4 after the transposes. */
+#define LOADS(at)                                                              \
+    {pair_load(n0, n4, at), pair_load(n1, n5, at), pair_load(n2, n6, at),      \
+     pair_load(n3, n7, at)}
+    __m256 t[4] = LOADS(offsetof(vs_trs, translation));
+    __m256 r[4] = LOADS(offsetof(vs_trs, rotation));
+    __m256 s[4] = LOADS(offsetof(vs_trs, rotation) + 3 * sizeof(float));
+#undef LOADS
+    transpose_avx_halves(t); /* t[3]: r0, unused */
+    transpose_avx_halves(r);
+    transpose_avx_halves(s); /* s[0]: r3, unused */
+    local_lanes(r[0], r[1], r[2], r[3], s[1], s[2], s[3], t[0], t[1], t[2],
+                out);
+}
+
+void local_batch_run_avx(const vs_trs *trs, uint32_t count, float *soa)
+{
+    for (uint32_t i = 0; i < count; i += 8)
+        run8(trs, i, count, soa + 12 * (size_t)i);
+}
+
+VS_TARGET_END
+
+#else
+void local_batch_run_avx(const vs_trs *trs, uint32_t count, float *soa)
+{
+    local_batch_run(trs, count, soa);
+}
+#endif
