@@ -370,12 +370,26 @@ static bool sample_group_at_key(vs_pose *pose, const clip_plan *plan,
 }
 
 /* The clip's plan (asset/clip_plans.h) after sample_groups: LINEAR
+ * rotations through the slerp batch, one call per time group, LINEAR
  * translations and scales inline (anim_sample_key's arithmetic, so bit for
- * bit the same), LINEAR rotations through the slerp batch, one call per
- * time group, the rest and every sample that is a key's own value through
- * anim_sample_key. */
+ * bit the same), the rest and every sample that is a key's own value through
+ * anim_sample_key. The slerps go first: their blocks wait on the
+ * polynomial's chain, and the lerps, independent of them, fill that wait
+ * (they write other fields, and a planned clip drives no node's path
+ * twice, so the order of the two changes no result). */
 static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
 {
+    for (uint32_t l = 0; l < plan->slerp_group_count; ++l) {
+        const plan_group *sg = &plan->slerps[l];
+        if (sample_group_at_key(pose, plan, sg, true)) continue;
+        const uint32_t key = pose->group_key[sg->group];
+        if (plan->clears_matrix)
+            for (uint32_t i = 0; i < sg->count; ++i)
+                pose->use_matrix[sg->nodes[i]] = false;
+        rotation_batch_group(
+            sg->blocks + (size_t)key * rotation_blocks(sg->count), sg->count,
+            pose->group_u[sg->group], pose->local, sg->nodes);
+    }
     for (uint32_t l = 0; l < plan->lerp_group_count; ++l) {
         const plan_group *lg = &plan->lerps[l];
         if (sample_group_at_key(pose, plan, lg, false)) continue;
@@ -400,17 +414,6 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
             lerp3(a, b, u,
                   (float *)(local + (size_t)op->node * sizeof(vs_trs) +
                             op->field));
-    }
-    for (uint32_t l = 0; l < plan->slerp_group_count; ++l) {
-        const plan_group *sg = &plan->slerps[l];
-        if (sample_group_at_key(pose, plan, sg, true)) continue;
-        const uint32_t key = pose->group_key[sg->group];
-        if (plan->clears_matrix)
-            for (uint32_t i = 0; i < sg->count; ++i)
-                pose->use_matrix[sg->nodes[i]] = false;
-        rotation_batch_group(
-            sg->blocks + (size_t)key * rotation_blocks(sg->count), sg->count,
-            pose->group_u[sg->group], pose->local, sg->nodes);
     }
     const plan_op *op = plan->ops + plan->lerp_count + plan->slerp_count;
     for (const plan_op *end = op + plan->generic_count; op < end; ++op)
