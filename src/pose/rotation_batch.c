@@ -11,8 +11,8 @@
 
 /* sin(t theta) / sin(theta) as a polynomial in x = cos(theta): D. Eberly,
  * "A Fast and Accurate Algorithm for Computing SLERP" (2011), n = 8 with the
- * corrected last term: t * (1 + c_0 (1 + c_1 (... (1 + c_7)))) where
- * c_i = (u_i t^2 - v_i)(x - 1). */
+ * corrected last term: t * (1 + d_0 (1 + d_1 (... (1 + d_7)))) where
+ * d_i = (u_i t^2 - v_i)(x - 1), summed in ROTATION_POLY_4 / _8's order. */
 #define MU 1.85298109240830f
 static const float poly_u[8] = {
     1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
@@ -22,12 +22,15 @@ static const float poly_v[8] = {1.0f / 3,  2.0f / 5,      3.0f / 7,
                                 7.0f / 15, MU * 8.0f / 17};
 #undef MU
 
+#define SCALAR_ADD(a, b) ((a) + (b))
+#define SCALAR_MUL(a, b) ((a) * (b))
+
 float rotation_poly_weight(float t, float x, int terms)
 {
-    const float xm1 = x - 1.0f, t2 = t * t;
-    float r = 1.0f;
-    for (int i = terms - 1; i >= 0; --i)
-        r = 1.0f + (poly_u[i] * t2 - poly_v[i]) * xm1 * r;
+    const float xm1 = x - 1.0f;
+    float c[8], r;
+    rotation_poly_coefficients(t, c);
+    ROTATION_POLY(float, SCALAR_ADD, SCALAR_MUL, 1.0f, c, xm1, terms, r);
     return t * r;
 }
 
@@ -59,10 +62,9 @@ void rotation_block_scalar(const rotation_block *block, uint32_t n, float u,
 static inline __attribute__((always_inline)) __m128
 weight4(__m128 t, const __m128 c[8], __m128 xm1, int terms)
 {
-    const __m128 one = _mm_set1_ps(1.0f);
-    __m128 r = one;
-    for (int i = terms - 1; i >= 0; --i)
-        r = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(c[i], xm1), r));
+    __m128 r;
+    ROTATION_POLY(__m128, _mm_add_ps, _mm_mul_ps, _mm_set1_ps(1.0f), c, xm1,
+                  terms, r);
     return _mm_mul_ps(t, r);
 }
 

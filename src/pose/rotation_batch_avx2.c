@@ -15,10 +15,9 @@ VS_TARGET_BEGIN("avx2")
 static inline __attribute__((always_inline)) __m256
 weight8(__m256 t, const __m256 c[8], __m256 xm1, int terms)
 {
-    const __m256 one = _mm256_set1_ps(1.0f);
-    __m256 r = one;
-    for (int i = terms - 1; i >= 0; --i)
-        r = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(c[i], xm1), r));
+    __m256 r;
+    ROTATION_POLY(__m256, _mm256_add_ps, _mm256_mul_ps, _mm256_set1_ps(1.0f), c,
+                  xm1, terms, r);
     return _mm256_mul_ps(t, r);
 }
 
