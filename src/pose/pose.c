@@ -351,21 +351,48 @@ static inline void lerp3(const float *a, const float *b, float u, float *out)
 #endif
 }
 
+/* channel_target's flag for the count ops of a plan group: only a node
+ * with a rest matrix can need it, and mostly none is animated, so the plan
+ * says once whether any store is needed instead of storing per sample. */
+static void clear_use_matrix(vs_pose *pose, const clip_plan *plan,
+                             const plan_op *op, uint32_t count)
+{
+    if (!plan->clears_matrix) return;
+    for (uint32_t i = 0; i < count; ++i)
+        pose->use_matrix[op[i].node] = false;
+}
+
+/* Where a planned TRS op writes, in the pose's TRS array passed as a
+ * local: the stores could alias pose->local for all the compiler knows,
+ * which made it load it again for every op. */
+static inline float *op_target(char *local, const plan_op *op)
+{
+    return (float *)(local + (size_t)op->node * sizeof(vs_trs) + op->field);
+}
+
 /* A group of the plan whose sample is a key's own value (no fraction: on
  * a key, before the first, after the last, times not increasing): each of
  * its channels gets what anim_sample_key gives there, copied from the
- * plan (the lerps' keys, the slerps' normalised keys). False, doing
- * nothing, when the group has a fraction. */
+ * plan (the lerps' keys, the slerps' normalised keys), each copy of a
+ * constant size. False, doing nothing, when the group has a fraction. */
 static bool sample_group_at_key(vs_pose *pose, const clip_plan *plan,
                                 const plan_group *g, bool rotation)
 {
     if (pose->group_has_u[g->group]) return false;
     const plan_op *op = plan->ops + g->first;
-    const size_t at = (size_t)pose->group_key[g->group] * g->count;
-    const float *v = rotation ? g->at_key + 4 * at : g->keys + 3 * at;
-    const size_t size = (rotation ? 4 : 3) * sizeof *v;
-    for (uint32_t i = 0; i < g->count; ++i, ++op, v += rotation ? 4 : 3)
-        memcpy(channel_target(pose, op->node, op->path), v, size);
+    const uint32_t count = g->count;
+    const size_t at = (size_t)pose->group_key[g->group] * count;
+    clear_use_matrix(pose, plan, op, count);
+    char *const local = (char *)pose->local;
+    if (rotation) {
+        const float *v = g->at_key + 4 * at;
+        for (uint32_t i = 0; i < count; ++i, ++op, v += 4)
+            memcpy(op_target(local, op), v, 4 * sizeof *v);
+    } else {
+        const float *v = g->keys + 3 * at;
+        for (uint32_t i = 0; i < count; ++i, ++op, v += 3)
+            memcpy(op_target(local, op), v, 3 * sizeof *v);
+    }
     return true;
 }
 
@@ -383,9 +410,7 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
         const plan_group *sg = &plan->slerps[l];
         if (sample_group_at_key(pose, plan, sg, true)) continue;
         const uint32_t key = pose->group_key[sg->group];
-        if (plan->clears_matrix)
-            for (uint32_t i = 0; i < sg->count; ++i)
-                pose->use_matrix[sg->nodes[i]] = false;
+        clear_use_matrix(pose, plan, plan->ops + sg->first, sg->count);
         rotation_batch_group(
             sg->blocks + (size_t)key * rotation_blocks(sg->count), sg->count,
             pose->group_u[sg->group], pose->local, sg->nodes);
@@ -399,21 +424,12 @@ static void sample_planned(vs_pose *pose, const clip_plan *plan, float t)
         const float *a = lg->keys + 3 * (size_t)key * lg->count;
         const float *b = a + 3 * lg->count;
         const float u = pose->group_u[lg->group];
-        /* As channel_target; only a node with a rest matrix can need it,
-         * and mostly none is animated, so the plan says once whether any
-         * store is needed instead of storing per sample. */
-        if (plan->clears_matrix)
-            for (uint32_t i = 0; i < lg->count; ++i)
-                pose->use_matrix[op[i].node] = false;
-        /* The pose's TRS array and the count in locals: the lerps' stores
-         * could alias them for all the compiler knows, which made it load
-         * both again for every lerp. */
+        clear_use_matrix(pose, plan, op, lg->count);
+        /* The count in a local too, for the same reason as op_target's. */
         char *const local = (char *)pose->local;
         const uint32_t count = lg->count;
         for (uint32_t i = 0; i < count; ++i, ++op, a += 3, b += 3)
-            lerp3(a, b, u,
-                  (float *)(local + (size_t)op->node * sizeof(vs_trs) +
-                            op->field));
+            lerp3(a, b, u, op_target(local, op));
     }
     const plan_op *op = plan->ops + plan->lerp_count + plan->slerp_count;
     for (const plan_op *end = op + plan->generic_count; op < end; ++op)
