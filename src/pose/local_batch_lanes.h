@@ -13,15 +13,24 @@
 #ifndef VS_POSE_LOCAL_BATCH_LANES_H
 #define VS_POSE_LOCAL_BATCH_LANES_H
 
-/* The lanes' rotations (x y z w), scales (s0 s1 s2) and translations
- * (t0 t1 t2), each a vector of one component of every lane's node. */
-static inline __attribute__((always_inline)) void
-local_lanes(LB_VEC x, LB_VEC y, LB_VEC z, LB_VEC w, LB_VEC s0, LB_VEC s1,
-            LB_VEC s2, LB_VEC t0, LB_VEC t1, LB_VEC t2, float *out)
+/* The scale affine_from_trs gives the rotation x y z w (one vector per
+ * component, one lane per node): 2 / |q|^2, or 0 where |q|^2 is not > 0. */
+static inline __attribute__((always_inline)) LB_VEC
+local_lanes_scale(LB_VEC x, LB_VEC y, LB_VEC z, LB_VEC w)
 {
     const LB_VEC n = LB_ADD(
         LB_ADD(LB_ADD(LB_MUL(x, x), LB_MUL(y, y)), LB_MUL(z, z)), LB_MUL(w, w));
-    const LB_VEC s = LB_TWO_OVER(n);
+    return LB_TWO_OVER(n);
+}
+
+/* The lanes' matrices from their rotations (x y z w) and its scale s
+ * (local_lanes_scale), their scales (s0 s1 s2) and translations
+ * (t0 t1 t2), each a vector of one component of every lane's node. */
+static inline __attribute__((always_inline)) void
+local_lanes_scaled(LB_VEC x, LB_VEC y, LB_VEC z, LB_VEC w, LB_VEC s, LB_VEC s0,
+                   LB_VEC s1, LB_VEC s2, LB_VEC t0, LB_VEC t1, LB_VEC t2,
+                   float *out)
+{
     const LB_VEC xx = LB_MUL(LB_MUL(x, x), s), yy = LB_MUL(LB_MUL(y, y), s),
                  zz = LB_MUL(LB_MUL(z, z), s);
     const LB_VEC xy = LB_MUL(LB_MUL(x, y), s), xz = LB_MUL(LB_MUL(x, z), s),
@@ -41,6 +50,15 @@ local_lanes(LB_VEC x, LB_VEC y, LB_VEC z, LB_VEC w, LB_VEC s0, LB_VEC s1,
     LB_STORE(0, 3, t0);
     LB_STORE(1, 3, t1);
     LB_STORE(2, 3, t2);
+}
+
+/* Both steps at once. */
+static inline __attribute__((always_inline)) void
+local_lanes(LB_VEC x, LB_VEC y, LB_VEC z, LB_VEC w, LB_VEC s0, LB_VEC s1,
+            LB_VEC s2, LB_VEC t0, LB_VEC t1, LB_VEC t2, float *out)
+{
+    local_lanes_scaled(x, y, z, w, local_lanes_scale(x, y, z, w), s0, s1, s2,
+                       t0, t1, t2, out);
 }
 
 #endif
