@@ -8,7 +8,8 @@
  * for their scale (2 / |q|^2), the second does the rest. In one pass each
  * step's products waited on its own division and filled the scheduler, so
  * the next step's loads could not start; split, the divisions of all
- * steps run together, and the world pass after the batch starts sooner.
+ * steps run together, and the AVX-512 world pass after the batch starts
+ * sooner (the VEX pass takes the same time either way).
  * Lane for lane the SSE2 form's arithmetic (pose/local_batch_lanes.h; no
  * fused multiply-add), so the same floats. */
 #include "base/target.h"
