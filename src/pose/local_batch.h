@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The local matrices of many nodes at once, for the world pass: the
- * quaternion-to-matrix conversions of four nodes share each instruction
- * (structure of arrays, SSE2), and the results stay in that layout, where
- * the world pass reads each entry as a broadcast. Converted one node at a
- * time, as affine_from_trs does, they had been half the instructions of the
- * pass. */
+ * quaternion-to-matrix conversions of four nodes (SSE2) or eight (AVX, two
+ * groups of four) share each instruction, structure of arrays, and the
+ * results stay in that layout in groups of four, where the world pass reads
+ * each entry as a broadcast or a group's row as one vector. Converted one
+ * node at a time, as affine_from_trs does, they had been half the
+ * instructions of the pass. */
 #ifndef VS_POSE_LOCAL_BATCH_H
 #define VS_POSE_LOCAL_BATCH_H
 

@@ -206,8 +206,8 @@ void vs_pose_update_world(vs_pose *pose)
 {
     if (!pose) return;
     const vs_asset *asset = pose->asset;
-    /* Every TRS local matrix first, four nodes at a time (nodes that use
-     * their rest matrix are converted too, and ignored). */
+    /* Every TRS local matrix first, four or eight nodes at a time (nodes
+     * that use their rest matrix are converted too, and ignored). */
     if (cpu_avx2())
         local_batch_run_avx(pose->local, asset->node_count, pose->local_batch);
     else
