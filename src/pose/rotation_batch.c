@@ -12,7 +12,8 @@
 /* sin(t theta) / sin(theta) as a polynomial in x = cos(theta): D. Eberly,
  * "A Fast and Accurate Algorithm for Computing SLERP" (2011), n = 8 with the
  * corrected last term: t * (1 + d_0 (1 + d_1 (... (1 + d_7)))) where
- * d_i = (u_i t^2 - v_i)(x - 1), summed in ROTATION_POLY_4 / _8's order. */
+ * d_i = (u_i t^2 - v_i)(x - 1), summed in ROTATION_POLY's order
+ * (rotation_batch.h). */
 #define MU 1.85298109240830f
 static const float poly_u[8] = {
     1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
