@@ -15,18 +15,14 @@
 #define LB_STORE(r, c, v) _mm_storeu_ps(out + local_batch_at(r, c), v)
 #include "pose/local_batch_lanes.h"
 
-/* A node past the end of the array: any valid TRS will do, its lane is
- * never read. */
-static const vs_trs padding = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
-
 /* Nodes trs[i..i+4) (lanes past count take padding) into 12 vectors of
  * four lanes at out. */
 static void run4(const vs_trs *trs, uint32_t i, uint32_t count, float *out)
 {
     const vs_trs *n0 = &trs[i];
-    const vs_trs *n1 = i + 1 < count ? &trs[i + 1] : &padding;
-    const vs_trs *n2 = i + 2 < count ? &trs[i + 2] : &padding;
-    const vs_trs *n3 = i + 3 < count ? &trs[i + 3] : &padding;
+    const vs_trs *n1 = i + 1 < count ? &trs[i + 1] : &local_lanes_padding;
+    const vs_trs *n2 = i + 2 < count ? &trs[i + 2] : &local_lanes_padding;
+    const vs_trs *n3 = i + 3 < count ? &trs[i + 3] : &local_lanes_padding;
     /* Three loads per node, each inside its vs_trs: (t0 t1 t2 r0),
      * (r0 r1 r2 r3), (r3 s0 s1 s2). After the transposes, lane l of each
      * vector belongs to node l. */

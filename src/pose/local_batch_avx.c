@@ -39,23 +39,18 @@ VS_TARGET_BEGIN("avx")
     } while (0)
 #include "pose/local_batch_lanes.h"
 
-/* A node past the end of the array: any valid TRS will do, its lane is
- * never read. */
-static const vs_trs padding = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
-
 /* The 16 bytes at offset `at` of nodes a (low half) and b (high half). */
 static inline __attribute__((always_inline)) __m256
 pair_load(const vs_trs *a, const vs_trs *b, size_t at)
 {
-    const __m128 lo = _mm_loadu_ps((const float *)((const char *)a + at));
-    const __m128 hi = _mm_loadu_ps((const float *)((const char *)b + at));
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+    return transpose_avx_load_pair((const float *)((const char *)a + at),
+                                   (const float *)((const char *)b + at));
 }
 
 /* Nodes trs[i..i+8) as n0..n7 (lanes past count take padding), and four
  * pair loads of one field: node l in half l / 4 of vector l % 4, which
  * the transpose turns into lane l % 4 of that half. */
-#define NODE(l) (i + (l) < count ? &trs[i + (l)] : &padding)
+#define NODE(l) (i + (l) < count ? &trs[i + (l)] : &local_lanes_padding)
 #define NODES8                                                                 \
     const vs_trs *n0 = &trs[i], *n1 = NODE(1), *n2 = NODE(2), *n3 = NODE(3);   \
     const vs_trs *n4 = NODE(4), *n5 = NODE(5), *n6 = NODE(6), *n7 = NODE(7)

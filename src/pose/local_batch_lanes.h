@@ -13,6 +13,10 @@
 #ifndef VS_POSE_LOCAL_BATCH_LANES_H
 #define VS_POSE_LOCAL_BATCH_LANES_H
 
+/* What a lane past the end of the nodes converts: any valid TRS will do,
+ * its lane is never read. */
+static const vs_trs local_lanes_padding = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+
 /* The scale affine_from_trs gives the rotation x y z w (one vector per
  * component, one lane per node): 2 / |q|^2, or 0 where |q|^2 is not > 0. */
 static inline __attribute__((always_inline)) LB_VEC

@@ -6,6 +6,7 @@
 #ifndef VS_SKIN_LBS_KERNEL_AVX2_OPS_H
 #define VS_SKIN_LBS_KERNEL_AVX2_OPS_H
 
+#include "base/transpose_avx.h"
 #include "skin/lbs/kernel_x86_io.h"
 
 #define W 8
@@ -27,14 +28,6 @@
         x, _mm256_and_ps(_mm256_cmp_ps(det, _mm256_setzero_ps(), _CMP_LT_OQ),  \
                          _mm256_set1_ps(-0.0f)))
 
-/* Two 128-bit loads as one vector: lo in lane 0, hi in lane 1 (the insert
- * takes its operand from memory, so no shuffle unit is spent). */
-KERNEL_INLINE __m256 load_pair(const float *lo, const float *hi)
-{
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)),
-                                _mm_loadu_ps(hi), 1);
-}
-
 /* Rows 0-2 of 8 vertices' matrices, lanes = vertices. Each column c is
  * loaded as vertex i paired with vertex i + 4 and transposed inside the
  * 128-bit lanes: 7 shuffles per column (row 3 is never formed), where
@@ -43,14 +36,12 @@ KERNEL_INLINE void load_mat(kernel_mats mats, const int how, __m256 m[12])
 {
     KERNEL_UNROLL
     for (int c = 0; c < 4; ++c) {
-        const __m256 a = load_pair(kernel_mat_at(mats, how, 0) + 4 * c,
-                                   kernel_mat_at(mats, how, 4) + 4 * c);
-        const __m256 b = load_pair(kernel_mat_at(mats, how, 1) + 4 * c,
-                                   kernel_mat_at(mats, how, 5) + 4 * c);
-        const __m256 d = load_pair(kernel_mat_at(mats, how, 2) + 4 * c,
-                                   kernel_mat_at(mats, how, 6) + 4 * c);
-        const __m256 e = load_pair(kernel_mat_at(mats, how, 3) + 4 * c,
-                                   kernel_mat_at(mats, how, 7) + 4 * c);
+        /* Vertex v in the low half, vertex v + 4 in the high half. */
+#define PAIR(v)                                                                \
+    transpose_avx_load_pair(kernel_mat_at(mats, how, v) + 4 * c,               \
+                            kernel_mat_at(mats, how, (v) + 4) + 4 * c)
+        const __m256 a = PAIR(0), b = PAIR(1), d = PAIR(2), e = PAIR(3);
+#undef PAIR
         const __m256 t0 = _mm256_unpacklo_ps(a, b),
                      t1 = _mm256_unpackhi_ps(a, b);
         const __m256 t2 = _mm256_unpacklo_ps(d, e),
@@ -69,8 +60,9 @@ KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
 {
     if (a->in_packed && n >= 8) {
         const float *p = (const float *)(const void *)(a->in + vi[0] * 12);
-        const __m256 u = load_pair(p, p + 12), v = load_pair(p + 4, p + 16),
-                     w = load_pair(p + 8, p + 20);
+        const __m256 u = transpose_avx_load_pair(p, p + 12),
+                     v = transpose_avx_load_pair(p + 4, p + 16),
+                     w = transpose_avx_load_pair(p + 8, p + 20);
         const __m256 b2c1 = _mm256_shuffle_ps(v, w, _MM_SHUFFLE(1, 1, 2, 2));
         const __m256 a1b0 = _mm256_shuffle_ps(u, v, _MM_SHUFFLE(0, 0, 1, 1));
         const __m256 b3c2 = _mm256_shuffle_ps(v, w, _MM_SHUFFLE(2, 2, 3, 3));
