@@ -270,7 +270,11 @@ static void local_batch_forms_give_the_same_floats(void)
             float *sse = malloc(floats * sizeof *sse);
             float *avx = malloc(floats * sizeof *avx);
             CHECK(sse && avx);
-            if (!sse || !avx) return;
+            if (!sse || !avx) {
+                free(sse);
+                free(avx);
+                return;
+            }
             local_batch_run(trs, count, sse);
             if (cpu_avx2()) local_batch_run_avx(trs, count, avx);
             for (uint32_t i = 0; i < count; ++i) {
