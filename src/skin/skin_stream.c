@@ -13,10 +13,10 @@
 
 #include "asset/weights_rule.h"
 #include "base/alloc.h"
-#include "base/bit_count.h"
 #include "base/error.h"
 #include "skin/lbs/kernel.h"
 #include "skin/skin_stream_internal.h"
+#include "skin/skin_stream_unions.h"
 
 #define MAX_SOURCE_INFLUENCES 1024u
 
@@ -153,15 +153,6 @@ void vs_skin_stream_free(vs_skin_stream *s)
     mem_free(&alloc, s);
 }
 
-/* A vertex of 1..KERNEL_MAX_STAGED kept influences, in joint order (then
- * weight): vertices with equal joint lists share their chunks. */
-typedef struct vertex_record {
-    uint32_t v;
-    uint16_t k;
-    uint16_t joint[KERNEL_MAX_STAGED];
-    float weight[KERNEL_MAX_STAGED];
-} vertex_record;
-
 static int record_cmp(const void *pa, const void *pb)
 {
     const vertex_record *a = pa, *b = pb;
@@ -224,9 +215,6 @@ static size_t run_end(const vertex_record *rec, size_t count, size_t a)
     return b;
 }
 
-/* Where pass 2 puts a sorted record. */
-enum { PLACE_TAIL, PLACE_EXACT, PLACE_UNION };
-
 /* Runs of records with the same joints: each whole KERNEL_CHUNK of a run
  * is an exact chunk. Marks their records and counts them per influence
  * count. */
@@ -240,149 +228,6 @@ static void mark_exact_chunks(const vertex_record *rec, size_t count,
             place[i] = PLACE_EXACT;
         chunks[rec[a].k] += whole / KERNEL_CHUNK;
     }
-}
-
-/* KERNEL_CHUNK vertices of k influences each whose joint lists differ,
- * blended as one chunk of u slots: the union of their lists. */
-typedef struct union_chunk {
-    uint32_t member[KERNEL_CHUNK]; /* sorted record indices */
-    uint16_t joint[KERNEL_MAX_STAGED];
-    uint32_t u;
-} union_chunk;
-
-/* The most slots a union chunk of vertices with k influences may have.
- * A chunk blends from broadcast matrix entries, a multiply-add per entry,
- * slot and KERNEL_CHUNK lanes, and needs no transpose; a vertex outside
- * the chunks gathers its k matrices, blends them and transposes the
- * result. Measured, a chunk of twice the slots is still the faster
- * (docs/design/skinning.md, "Union chunks"). One influence is left alone:
- * its vertex takes its joint's matrix as it is, with nothing to blend. */
-static uint32_t union_slots(uint32_t k)
-{
-    if (k < 2) return 0;
-    return 2 * k < KERNEL_MAX_STAGED ? 2 * k : KERNEL_MAX_STAGED;
-}
-
-/* Candidates a union chunk's first vertex looks at: the next this many
- * vertices of its group outside the chunks, in sorted order (neighbours
- * share the first joints of their lists). It bounds the preparation's
- * time: a vertex that finds no chunk costs this many tests per pass. */
-#define UNION_WINDOW 128u
-
-/* How many of r's joints the sorted list (joint, n) lacks. Both are
- * multisets: a vertex may name a joint twice, and takes a slot for each. */
-static uint32_t union_growth(const uint16_t *joint, uint32_t n,
-                             const vertex_record *r)
-{
-    uint32_t grow = 0, a = 0;
-    for (uint32_t b = 0; b < r->k; ++b) {
-        while (a < n && joint[a] < r->joint[b])
-            ++a;
-        if (a < n && joint[a] == r->joint[b])
-            ++a;
-        else
-            ++grow;
-    }
-    return grow;
-}
-
-/* The sorted list (joint, *n) with r's joints added (their multiset
- * union: union_growth more). */
-static void union_add(uint16_t *joint, uint32_t *n, const vertex_record *r)
-{
-    uint16_t merged[2 * KERNEL_MAX_STAGED];
-    uint32_t a = 0, b = 0, m = 0;
-    while (a < *n || b < r->k) {
-        if (b == r->k || (a < *n && joint[a] < r->joint[b]))
-            merged[m++] = joint[a++];
-        else if (a == *n || r->joint[b] < joint[a])
-            merged[m++] = r->joint[b++];
-        else
-            merged[m++] = joint[a++], ++b;
-    }
-    memcpy(joint, merged, m * sizeof *joint);
-    *n = m;
-}
-
-/* A record's joints as bits (joint mod 64): a joint whose bit a set's
- * mask lacks is not in the set, so bit_count(mask & ~set) never exceeds
- * union_growth, and is it for skins of at most 64 joints. */
-static uint64_t joint_bits(const vertex_record *r)
-{
-    uint64_t m = 0;
-    for (uint32_t i = 0; i < r->k; ++i)
-        m |= 1ull << (r->joint[i] & 63u);
-    return m;
-}
-
-/* Grows a union chunk from the seed left[at], a record of a group's
- * leftovers (left, nleft), greedily: of the window's candidates, one that
- * adds the fewest joints, until the chunk is full or any more would exceed
- * `slots`. Returns whether it filled. */
-static bool grow_union(const vertex_record *rec, const uint64_t *bits,
-                       const uint8_t *place, const uint32_t *left, size_t nleft,
-                       size_t at, uint32_t slots, union_chunk *c)
-{
-    size_t cand[UNION_WINDOW];
-    uint32_t nc = 0;
-    for (size_t i = at + 1; i < nleft && nc < UNION_WINDOW; ++i)
-        if (place[left[i]] == PLACE_TAIL) cand[nc++] = left[i];
-    const size_t s = left[at];
-    uint32_t members = 1;
-    uint64_t set = bits[s];
-    c->member[0] = (uint32_t)s;
-    c->u = rec[s].k;
-    memcpy(c->joint, rec[s].joint, rec[s].k * sizeof *c->joint);
-    while (members < KERNEL_CHUNK) {
-        uint32_t best = UINT32_MAX, best_grow = slots - c->u + 1;
-        for (uint32_t i = 0; i < nc && best_grow; ++i) {
-            if (bit_count(bits[cand[i]] & ~set) >= best_grow) continue;
-            const uint32_t g = union_growth(c->joint, c->u, &rec[cand[i]]);
-            if (g < best_grow) best = i, best_grow = g;
-        }
-        if (best == UINT32_MAX) return false;
-        union_add(c->joint, &c->u, &rec[cand[best]]);
-        set |= bits[cand[best]];
-        c->member[members++] = (uint32_t)cand[best];
-        cand[best] = cand[--nc];
-    }
-    return true;
-}
-
-/* The union chunks of the vertices left outside the exact chunks: each
- * group's, seed by seed in sorted order. Marks their records and returns
- * how many were made (at most count / KERNEL_CHUNK, the size of out);
- * bits and left (count entries each) are scratch. */
-static size_t make_unions(const vertex_record *rec, size_t count,
-                          uint8_t *place, uint64_t *bits, uint32_t *left,
-                          union_chunk *out)
-{
-    size_t made = 0;
-    for (size_t a = 0, b; a < count; a = b) {
-        b = a;
-        while (b < count && rec[b].k == rec[a].k)
-            ++b;
-        const uint32_t slots = union_slots(rec[a].k);
-        if (!slots) continue;
-        /* The group's leftovers in sorted order: a window never walks over
-         * the exact chunks' records, however many there are. */
-        size_t nleft = 0;
-        for (size_t i = a; i < b; ++i)
-            if (place[i] == PLACE_TAIL) {
-                left[nleft++] = (uint32_t)i;
-                bits[i] = joint_bits(&rec[i]);
-            }
-        for (size_t at = 0; at < nleft; ++at) {
-            if (place[left[at]] != PLACE_TAIL) continue;
-            union_chunk c;
-            if (!grow_union(rec, bits, place, left, nleft, at, slots, &c))
-                continue;
-            for (uint32_t i = 0; i < KERNEL_CHUNK; ++i)
-                place[c.member[i]] = PLACE_UNION;
-            out[made++] = c;
-        }
-    }
-    return made;
 }
 
 /* Writes chunk c of group k: its joints (slots) and lane `lane`'s weights,
@@ -506,8 +351,12 @@ static vs_result fill(vs_skin_stream *s, const vs_skin_stream_desc *d,
     mark_exact_chunks(rec, count, place, s->chunk_count);
     memcpy(s->exact_chunks, s->chunk_count,
            s->groups * sizeof *s->exact_chunks);
-    const size_t union_count =
-        make_unions(rec, count, place, bits, left, unions);
+    size_t union_count = 0;
+    if (!make_unions(&s->alloc, rec, count, place, bits, left, unions,
+                     &union_count)) {
+        r = out_of_memory(error);
+        goto done;
+    }
     for (size_t i = 0; i < union_count; ++i)
         ++s->chunk_count[unions[i].u];
     for (size_t i = 0; i < count; ++i) {

@@ -254,6 +254,21 @@ static void new_case(case_data *c, size_t n, uint32_t k, uint32_t joints,
             i % 4 == 3 ? (rng_u32() % 2 ? 1.0f : -1.0f) : rng_float(-1, 1);
 }
 
+/* The stream description of a case's influences. */
+static vs_skin_stream_desc case_desc(const case_data *c, uint32_t flags,
+                                     int unorm16)
+{
+    return (vs_skin_stream_desc){.vertex_count = c->n,
+                                 .influence_count = c->k,
+                                 .joint_count = c->joint_count,
+                                 .joints = c->joints,
+                                 .weights = c->weights,
+                                 .flags = flags,
+                                 .weight_format = unorm16
+                                                      ? VS_SKIN_WEIGHTS_UNORM16
+                                                      : VS_SKIN_WEIGHTS_FLOAT};
+}
+
 static void free_case(case_data *c)
 {
     free(c->jm);
@@ -277,15 +292,7 @@ static void check_case(case_data *c, int lists)
         for (uint32_t flags = 0; flags < 2; ++flags) {
             /* Random raw weights exceed 1 only in sums; each one is in
              * [0, 1], so unorm16 holds them. */
-            vs_skin_stream_desc d = {.vertex_count = c->n,
-                                     .influence_count = c->k,
-                                     .joint_count = c->joint_count,
-                                     .joints = c->joints,
-                                     .weights = c->weights,
-                                     .flags = flags,
-                                     .weight_format =
-                                         unorm16 ? VS_SKIN_WEIGHTS_UNORM16
-                                                 : VS_SKIN_WEIGHTS_FLOAT};
+            const vs_skin_stream_desc d = case_desc(c, flags, unorm16);
             vs_skin_stream *s = NULL;
             vs_error err;
             if (!(vs_skin_stream_create(&d, &s, &err) == VS_OK)) {
@@ -340,6 +347,69 @@ static void union_chunks_match_the_reference(void)
     }
 }
 
+/* Vertices in union chunks and the slots they take, over all groups. */
+static void union_stats(const vs_skin_stream *s, size_t *vertices,
+                        size_t *slots)
+{
+    *vertices = *slots = 0;
+    for (uint32_t k = 0; k <= s->max_k; ++k) {
+        const size_t chunks = s->chunk_count[k] - s->exact_chunks[k];
+        *vertices += chunks * KERNEL_CHUNK;
+        *slots += chunks * KERNEL_CHUNK * k;
+    }
+}
+
+/* Joint lists that seldom repeat, as in the side-by-side benchmark's
+ * random lists: 4 distinct joints of 32 per vertex, drawn at random, and
+ * weights that are all kept. Nearly every vertex lands in a union chunk,
+ * and the unions stay small: most vertices of such a mesh share all but
+ * one joint with others, and a union grown joint by joint around them
+ * needs about 6 slots where one grown from sorted neighbours (whose lists
+ * share their first joints and differ in the rest) took more than 7.
+ * The search depends on the records alone: the same stream twice. The
+ * chunks then skin as the reference does on every kernel. */
+static void scattered_lists_form_small_unions(void)
+{
+    case_data c;
+    new_case(&c, 20000, 4, 32, LISTS_RANDOM);
+    for (size_t v = 0; v < c.n; ++v)
+        for (uint32_t i = 0; i < c.k; ++i) {
+            uint16_t j;
+            int fresh;
+            do {
+                j = (uint16_t)(rng_u32() % c.joint_count);
+                fresh = 1;
+                for (uint32_t q = 0; q < i; ++q)
+                    fresh &= c.joints[v * c.k + q] != j;
+            } while (!fresh);
+            c.joints[v * c.k + i] = j;
+            c.weights[v * c.k + i] = rng_float(0.05f, 1);
+        }
+    const vs_skin_stream_desc d = case_desc(&c, 0, 1);
+    vs_skin_stream *s = NULL, *again = NULL;
+    CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
+    CHECK(vs_skin_stream_create(&d, &again, NULL) == VS_OK);
+    if (s && again) {
+        size_t vertices = 0, slots = 0;
+        union_stats(s, &vertices, &slots);
+        CHECK_MSG(vertices >= c.n * 95 / 100,
+                  "%zu of %zu vertices in union chunks", vertices, c.n);
+        CHECK_MSG(vertices && slots <= vertices * 65 / 10,
+                  "union chunks take %.2f slots on average",
+                  vertices ? (double)slots / (double)vertices : 0.0);
+        CHECK(!memcmp(s->order, again->order, c.n * sizeof *s->order));
+        CHECK(s->chunk_influences == again->chunk_influences &&
+              !memcmp(s->chunk_joints, again->chunk_joints,
+                      s->chunk_influences) &&
+              !memcmp(s->chunk_weights, again->chunk_weights,
+                      s->chunk_influences * KERNEL_CHUNK * 2));
+    }
+    vs_skin_stream_free(s);
+    vs_skin_stream_free(again);
+    check_case(&c, LISTS_DENSE);
+    free_case(&c);
+}
+
 /* A joint matrix that is not finite poisons only the vertices weighted by
  * it, as in the reference: a union chunk's lane with weight 0 for that
  * joint stays finite. */
@@ -347,12 +417,7 @@ static void union_chunks_skip_a_matrix_that_is_not_finite(void)
 {
     case_data c;
     new_case(&c, 1500, 4, 11, LISTS_DENSE);
-    const vs_skin_stream_desc d = {.vertex_count = c.n,
-                                   .influence_count = c.k,
-                                   .joint_count = c.joint_count,
-                                   .joints = c.joints,
-                                   .weights = c.weights,
-                                   .weight_format = VS_SKIN_WEIGHTS_FLOAT};
+    const vs_skin_stream_desc d = case_desc(&c, 0, 0);
     vs_skin_stream *s = NULL;
     CHECK(vs_skin_stream_create(&d, &s, NULL) == VS_OK);
     /* Joint 3 is in union chunks whose lanes do not all use it. */
@@ -565,6 +630,7 @@ int main(void)
 {
     RUN(streams_match_the_reference);
     RUN(union_chunks_match_the_reference);
+    RUN(scattered_lists_form_small_unions);
     RUN(union_chunks_skip_a_matrix_that_is_not_finite);
     RUN(bad_inputs_are_refused);
     RUN(stream_is_compact);
