@@ -6,7 +6,9 @@
  * dropped, and vertices are grouped by how many influences they keep, so
  * each group runs one specialised kernel. Within a group of up to
  * KERNEL_MAX_STAGED influences, vertices are sorted by their joints and
- * every whole KERNEL_CHUNK of equal joints becomes a chunk (kernel.h). */
+ * every whole KERNEL_CHUNK of equal joints becomes a chunk (kernel.h); of
+ * the vertices left, eight whose lists together name few joints become a
+ * union chunk (skin_stream_unions.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
