@@ -30,23 +30,19 @@ static uint32_t union_slots(uint32_t k)
  * time: a vertex that finds no chunk costs this many tests per pass. */
 #define UNION_WINDOW 128u
 
-/* How many of r's joints the sorted list (joint, n) lacks, and the last of
- * them in *missing (when missing is not NULL and one is lacking). Both
- * are multisets: a vertex may name a joint twice, and takes a slot for
- * each. */
+/* How many of r's joints the sorted list (joint, n) lacks. Both are
+ * multisets: a vertex may name a joint twice, and takes a slot for each. */
 static uint32_t union_growth(const uint16_t *joint, uint32_t n,
-                             const vertex_record *r, uint16_t *missing)
+                             const vertex_record *r)
 {
     uint32_t grow = 0, a = 0;
     for (uint32_t b = 0; b < r->k; ++b) {
         while (a < n && joint[a] < r->joint[b])
             ++a;
-        if (a < n && joint[a] == r->joint[b]) {
+        if (a < n && joint[a] == r->joint[b])
             ++a;
-        } else {
+        else
             ++grow;
-            if (missing) *missing = r->joint[b];
-        }
     }
     return grow;
 }
@@ -102,8 +98,7 @@ static bool grow_union(const vertex_record *rec, const uint64_t *bits,
         uint32_t best = UINT32_MAX, best_grow = slots - c->u + 1;
         for (uint32_t i = 0; i < nc && best_grow; ++i) {
             if (bit_count(bits[cand[i]] & ~set) >= best_grow) continue;
-            const uint32_t g =
-                union_growth(c->joint, c->u, &rec[cand[i]], NULL);
+            const uint32_t g = union_growth(c->joint, c->u, &rec[cand[i]]);
             if (g < best_grow) best = i, best_grow = g;
         }
         if (best == UINT32_MAX) return false;
@@ -173,11 +168,14 @@ typedef struct cover_search {
     uint32_t ncovered;
 } cover_search;
 
-/* A sorted joint list's hash. */
-static uint64_t cover_key(const uint16_t *joint, uint32_t n)
+/* The hash of the sorted joint list (joint, n) keeping the joints whose
+ * bits mask holds: the one key for a record's lists with one joint left
+ * out (cover_lists) and for a union's subsets (cover_scan). */
+static uint64_t cover_key(const uint16_t *joint, uint32_t n, uint32_t mask)
 {
-    uint64_t h = n;
+    uint64_t h = bit_count(mask);
     for (uint32_t i = 0; i < n; ++i) {
+        if (!(mask >> i & 1u)) continue;
         h = (h ^ joint[i]) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 29;
     }
@@ -206,10 +204,7 @@ static uint32_t cover_lists(const vertex_record *r, uint32_t k, uint64_t *key,
     uint32_t n = 0;
     for (uint32_t d = 0; d < k; ++d) {
         if (d && r->joint[d] == r->joint[d - 1]) continue;
-        uint16_t sub[KERNEL_MAX_STAGED];
-        for (uint32_t j = 0, m = 0; j < k; ++j)
-            if (j != d) sub[m++] = r->joint[j];
-        key[n] = cover_key(sub, k - 1);
+        key[n] = cover_key(r->joint, k, ((1u << k) - 1) & ~(1u << d));
         out[n++] = r->joint[d];
     }
     return n;
@@ -273,11 +268,7 @@ static bool cover_outside(const cover_search *s, uint32_t mask, uint16_t j)
  * of it (pending). */
 static void cover_scan(cover_search *s, const uint8_t *place, uint32_t mask)
 {
-    uint16_t sub[KERNEL_MAX_STAGED];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < s->u; ++i)
-        if (mask >> i & 1u) sub[n++] = s->joint[i];
-    const uint64_t key = cover_key(sub, n);
+    const uint64_t key = cover_key(s->joint, s->u, mask);
     const uint16_t check = cover_check(key);
     cover_bucket *b = &s->bucket[key & s->mask];
     cover_entry *e = s->entry + b->start;
@@ -393,7 +384,7 @@ static bool cover_grow(cover_search *s, const vertex_record *rec,
     memcpy(c->joint, rec[seed].joint, k * sizeof *c->joint);
     uint32_t members = 1;
     for (uint32_t i = 0; i < s->ncovered; ++i)
-        if (union_growth(s->joint, s->u, &rec[s->covered[i]], NULL) == 0) {
+        if (union_growth(s->joint, s->u, &rec[s->covered[i]]) == 0) {
             c->member[members++] = s->covered[i];
             /* The members' own union: a joint added for records that
              * were not taken takes no slot. */
@@ -433,10 +424,7 @@ bool make_unions(const vs_allocator *alloc, const vertex_record *rec,
          * the exact chunks' records, however many there are. */
         size_t nleft = 0;
         for (size_t i = a; i < b; ++i)
-            if (place[i] == PLACE_TAIL) {
-                left[nleft++] = (uint32_t)i;
-                bits[i] = joint_bits(&rec[i]);
-            }
+            if (place[i] == PLACE_TAIL) left[nleft++] = (uint32_t)i;
         union_chunk c;
         if (nleft >= KERNEL_CHUNK &&
             !(ok = cover_index(alloc, &s, rec, left, nleft, rec[a].k)))
@@ -454,6 +442,8 @@ bool make_unions(const vs_allocator *alloc, const vertex_record *rec,
                 if (place[left[i]] == PLACE_TAIL) left[kept++] = left[i];
             nleft = kept;
         }
+        for (size_t i = 0; i < nleft; ++i)
+            bits[left[i]] = joint_bits(&rec[left[i]]);
         for (size_t at = 0; at < nleft; ++at)
             if (place[left[at]] == PLACE_TAIL &&
                 grow_union(rec, bits, place, left, nleft, at, slots, &c))
