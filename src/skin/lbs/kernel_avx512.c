@@ -23,9 +23,10 @@ VS_TARGET_BEGIN("avx512f,avx2,fma")
 #define W 16
 #define V __m512
 #define NAME(x) avx512_##x
-/* The AVX2 kernel's weight sums (and so its 8-lane job_scales): with the
- * blend's two FMA chains and the sign flip below, this kernel gives the AVX2
- * kernel's floats. */
+/* The AVX2 kernel's weight sums (and so its 8-lane job_scales) where
+ * avx512_job_scales_full below does not take a block, which sums in the
+ * same order: with the blend's two FMA chains and the sign flip below, this
+ * kernel gives the AVX2 kernel's floats. */
 #include "skin/lbs/kernel_avx2_sums.h"
 #define VSET1(x) _mm512_set1_ps(x)
 #define VADD(a, b) _mm512_add_ps(a, b)
@@ -263,6 +264,65 @@ avx512_blend_vertex(const float *const *jm, const float *w, float scale,
         c = _mm512_fmadd_ps(_mm512_set1_ps(idw), id, c);
     _mm512_store_ps(out, c);
 }
+
+/* Lanes of the pair (a, b) (a: 0-15, b: 16-31) at even places plus those
+ * at odd places: sums of neighbouring pairs, the lanes in order. */
+KERNEL_INLINE __m512 pair_sums(__m512 a, __m512 b)
+{
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                           20, 22, 24, 26, 28, 30),
+                  odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21,
+                                          23, 25, 27, 29, 31);
+    return _mm512_add_ps(_mm512_permutex2var_ps(a, even, b),
+                         _mm512_permutex2var_ps(a, odd, b));
+}
+
+/* kernel_soa.h's job_scales for a full block of 2, 4 or 8 influences, 16
+ * vertices per step: their k * 16 weights are k full loads, summed by
+ * rounds of pair_sums (each round adds neighbouring partial sums, so 4
+ * weights are (w0 + w1) + (w2 + w3), vertex_sum's tree order) into one
+ * vector of 16 sums; each load's weights checked in a mask, each sum's
+ * range in masks, and one division per 16 sums. The AVX2 sums (horizontal
+ * adds, each two shuffles and an add) and the scales' 8-lane loop after
+ * them, with the sums stored and reloaded between the two, took several
+ * times the operations. -1 for other k. */
+KERNEL_INLINE int avx512_job_scales_full(const float *w, const unsigned k,
+                                         const size_t block, float *scale,
+                                         float *idw, bool *any_unskinned)
+{
+    _Static_assert(KERNEL_JOB_BLOCK % 16 == 0 && KERNEL_FUSED_BLOCK % 16 == 0,
+                   "full blocks of whole steps");
+    if (k != 2 && k != 4 && k != 8) return -1;
+    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
+    __mmask16 bad = 0, ok = 0xFFFF, zeros = 0;
+    for (size_t i = 0; i < block; i += 16) {
+        const float *p = w + i * k;
+        __m512 x[8];
+        KERNEL_UNROLL
+        for (unsigned l = 0; l < k; ++l) {
+            x[l] = _mm512_loadu_ps(p + 16 * l);
+            bad |= _mm512_cmp_ps_mask(x[l], zero, _CMP_NGE_UQ);
+        }
+        KERNEL_UNROLL
+        for (unsigned l = k; l > 1; l /= 2)
+            KERNEL_UNROLL
+        for (unsigned h = 0; h < l / 2; ++h)
+            x[h] = pair_sums(x[2 * h], x[2 * h + 1]);
+        const __m512 s = x[0];
+        const __mmask16 is_zero = _mm512_cmp_ps_mask(s, zero, _CMP_EQ_OQ),
+                        positive = _mm512_cmp_ps_mask(s, zero, _CMP_GT_OQ);
+        ok &= is_zero |
+              (_mm512_cmp_ps_mask(s, _mm512_set1_ps(FLT_MIN), _CMP_GE_OQ) &
+               _mm512_cmp_ps_mask(s, _mm512_set1_ps(FLT_MAX), _CMP_LE_OQ));
+        zeros |= is_zero;
+        _mm512_storeu_ps(scale + i, _mm512_maskz_div_ps(positive, one, s));
+        _mm512_storeu_ps(idw + i, _mm512_maskz_mov_ps(~positive, one));
+    }
+    *any_unskinned = zeros != 0;
+    return !bad && ok == 0xFFFF;
+}
+#define KERNEL_JOB_SCALES_FULL(w, k, block, scale, idw, any_unskinned)         \
+    avx512_job_scales_full(w, k, block, scale, idw, any_unskinned)
 
 /* Stream chunks are 8 vertices: this kernel takes the AVX2 one's
  * (kernel_avx2_transform_chunks). */

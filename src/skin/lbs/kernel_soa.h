@@ -566,6 +566,15 @@ NAME(job_offsets)(const uint16_t *joints, size_t count, uint32_t *off)
 #define KERNEL_SCALE_LANES 4
 #endif
 
+/* An ISA may take a full block's scales whole, checks, sums and quotients
+ * in one pass over its loads: its KERNEL_JOB_SCALES_FULL(w, k, block,
+ * scale, idw, any_unskinned) is -1 where it does not take k, else what
+ * job_scales returns (0 or 1), having set what job_scales sets, to the same
+ * floats (vertex_sum's order, IEEE quotients). */
+#ifndef KERNEL_JOB_SCALES_FULL
+#define KERNEL_JOB_SCALES_FULL(w, k, block, scale, idw, any_unskinned) (-1)
+#endif
+
 /* Each vertex's scale 1 / (sum of its weights) and identity weight for a
  * block of weights. False when a weight is negative or NaN, or a sum is
  * not 0 and not a float in [FLT_MIN, FLT_MAX] (1 / sum finite, normal):
@@ -577,6 +586,9 @@ NAME(job_scales)(const float *w, size_t n, const unsigned k, const size_t block,
     _Alignas(64) float sum[KERNEL_FUSED_BLOCK];
     unsigned bad = 0;
     if (n == block) {
+        const int whole =
+            KERNEL_JOB_SCALES_FULL(w, k, block, scale, idw, any_unskinned);
+        if (whole >= 0) return whole != 0;
         if (!KERNEL_JOB_SUMS_FULL(w, k, block, sum, &bad)) {
             bad = !NAME(job_weights_ok)(w, block * k);
             NAME(job_sums)(w, block, k, sum);
