@@ -304,10 +304,11 @@ KERNEL_INLINE int avx512_job_scales_full(const float *w, const unsigned k,
             bad |= _mm512_cmp_ps_mask(x[l], zero, _CMP_NGE_UQ);
         }
         KERNEL_UNROLL
-        for (unsigned l = k; l > 1; l /= 2)
+        for (unsigned l = k; l > 1; l /= 2) {
             KERNEL_UNROLL
-        for (unsigned h = 0; h < l / 2; ++h)
-            x[h] = pair_sums(x[2 * h], x[2 * h + 1]);
+            for (unsigned h = 0; h < l / 2; ++h)
+                x[h] = pair_sums(x[2 * h], x[2 * h + 1]);
+        }
         const __m512 s = x[0];
         const __mmask16 is_zero = _mm512_cmp_ps_mask(s, zero, _CMP_EQ_OQ),
                         positive = _mm512_cmp_ps_mask(s, zero, _CMP_GT_OQ);
