@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The plain job's weight sums on 256-bit registers (kernel_soa.h's
- * KERNEL_JOB_SUMS_FULL), shared by the AVX2 builds and the AVX-512 kernel:
- * the same additions in the same order, so every kernel with FMA scales a
- * vertex's weights by the same float. The includer defines NAME(x) and
- * opens a target region with AVX2 first. */
+ * KERNEL_JOB_SUMS_FULL) for the AVX2 builds: pairwise, the order the
+ * AVX-512 kernel's one-pass scales keep (avx512_job_scales_full), so every
+ * kernel with FMA scales a vertex's weights by the same float. The includer
+ * defines NAME(x) and opens a target region with AVX2 first. */
 #ifndef VS_SKIN_LBS_KERNEL_AVX2_SUMS_H
 #define VS_SKIN_LBS_KERNEL_AVX2_SUMS_H
 

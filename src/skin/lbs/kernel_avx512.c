@@ -23,11 +23,6 @@ VS_TARGET_BEGIN("avx512f,avx2,fma")
 #define W 16
 #define V __m512
 #define NAME(x) avx512_##x
-/* The AVX2 kernel's weight sums (and so its 8-lane job_scales) where
- * avx512_job_scales_full below does not take a block, which sums in the
- * same order: with the blend's two FMA chains and the sign flip below, this
- * kernel gives the AVX2 kernel's floats. */
-#include "skin/lbs/kernel_avx2_sums.h"
 #define VSET1(x) _mm512_set1_ps(x)
 #define VADD(a, b) _mm512_add_ps(a, b)
 #define VSUB(a, b) _mm512_sub_ps(a, b)
@@ -324,6 +319,13 @@ KERNEL_INLINE int avx512_job_scales_full(const float *w, const unsigned k,
 }
 #define KERNEL_JOB_SCALES_FULL(w, k, block, scale, idw, any_unskinned)         \
     avx512_job_scales_full(w, k, block, scale, idw, any_unskinned)
+/* Those pair sums add pairwise, as the AVX2 kernel's horizontal adds do:
+ * short blocks and the careful path sum so too (vertex_sum), and the other
+ * blocks divide eight sums at a time, as AVX2 does. With the blend's two
+ * FMA chains and the sign flip above, this kernel gives the AVX2 kernel's
+ * floats. */
+#define KERNEL_JOB_SUMS_TREE 1
+#define KERNEL_SCALE_LANES 8
 
 /* Stream chunks are 8 vertices: this kernel takes the AVX2 one's
  * (kernel_avx2_transform_chunks). */
