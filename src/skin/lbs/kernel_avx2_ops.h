@@ -81,7 +81,9 @@ KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
 }
 
 /* The inverse of load3's packed path: interleaved in-lane, each lane
- * stored as its own 48 bytes. */
+ * stored as its own 48 bytes. Streamed stores on 32-byte aligned output
+ * regroup the lanes into three whole 256-bit vectors first: the write-
+ * combining buffers then take half as many stores per line. */
 KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m256 x, __m256 y, __m256 z)
 {
@@ -99,6 +101,12 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
             _mm256_shuffle_ps(y1z1, x2y2, _MM_SHUFFLE(2, 0, 2, 0));
         const __m256 r2 =
             _mm256_shuffle_ps(z2x3, y3z3, _MM_SHUFFLE(2, 0, 2, 0));
+        if (a->nt && !((uintptr_t)p & 31)) {
+            _mm256_stream_ps(p, _mm256_permute2f128_ps(r0, r1, 0x20));
+            _mm256_stream_ps(p + 8, _mm256_blend_ps(r2, r0, 0xF0));
+            _mm256_stream_ps(p + 16, _mm256_permute2f128_ps(r1, r2, 0x31));
+            return;
+        }
         x86_put3x4(a, p, _mm256_castps256_ps128(r0), _mm256_castps256_ps128(r1),
                    _mm256_castps256_ps128(r2));
         x86_put3x4(a, p + 12, _mm256_extractf128_ps(r0, 1),

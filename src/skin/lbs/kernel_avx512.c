@@ -195,12 +195,15 @@ KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
 }
 
 /* The inverse of load3's packed path: each 512-bit store is x and y
- * interleaved by one permute, z put in by a second. Streamed stores go
- * through x86_scatter4, which knows them. */
+ * interleaved by one permute, z put in by a second. Streamed stores write
+ * the same three vectors: whole when they fill three aligned cache lines,
+ * else as twelve 128-bit pieces (x86_put3x4 knows their alignment), never
+ * through x86_scatter4's per-quarter transposes, which would cost more
+ * than the cache reads the streaming saves. */
 KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m512 x, __m512 y, __m512 z)
 {
-    if (a->out_packed && !a->nt && n >= 16) {
+    if (a->out_packed && n >= 16) {
         float *p = (float *)(void *)(a->out + vi[0] * 12);
         /* Float e of the 48 is component e % 3 of vertex e / 3: the first
          * permute takes x (0-15) and y (16-31), leaving z's places, the
@@ -217,12 +220,34 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                                               0, 14, 30, 0, 15, 31, 0),
                       z2 = _mm512_setr_epi32(26, 1, 2, 27, 4, 5, 28, 7, 8, 29,
                                              10, 11, 30, 13, 14, 31);
-        _mm512_storeu_ps(p, _mm512_permutex2var_ps(
-                                _mm512_permutex2var_ps(x, xy0, y), z0, z));
-        _mm512_storeu_ps(p + 16, _mm512_permutex2var_ps(
-                                     _mm512_permutex2var_ps(x, xy1, y), z1, z));
-        _mm512_storeu_ps(p + 32, _mm512_permutex2var_ps(
-                                     _mm512_permutex2var_ps(x, xy2, y), z2, z));
+        const __m512 r0 = _mm512_permutex2var_ps(
+                         _mm512_permutex2var_ps(x, xy0, y), z0, z),
+                     r1 = _mm512_permutex2var_ps(
+                         _mm512_permutex2var_ps(x, xy1, y), z1, z),
+                     r2 = _mm512_permutex2var_ps(
+                         _mm512_permutex2var_ps(x, xy2, y), z2, z);
+        if (!a->nt) {
+            _mm512_storeu_ps(p, r0);
+            _mm512_storeu_ps(p + 16, r1);
+            _mm512_storeu_ps(p + 32, r2);
+        } else if (!((uintptr_t)p & 63)) {
+            _mm512_stream_ps(p, r0);
+            _mm512_stream_ps(p + 16, r1);
+            _mm512_stream_ps(p + 32, r2);
+        } else {
+            x86_put3x4(a, p, _mm512_extractf32x4_ps(r0, 0),
+                       _mm512_extractf32x4_ps(r0, 1),
+                       _mm512_extractf32x4_ps(r0, 2));
+            x86_put3x4(a, p + 12, _mm512_extractf32x4_ps(r0, 3),
+                       _mm512_extractf32x4_ps(r1, 0),
+                       _mm512_extractf32x4_ps(r1, 1));
+            x86_put3x4(a, p + 24, _mm512_extractf32x4_ps(r1, 2),
+                       _mm512_extractf32x4_ps(r1, 3),
+                       _mm512_extractf32x4_ps(r2, 0));
+            x86_put3x4(a, p + 36, _mm512_extractf32x4_ps(r2, 1),
+                       _mm512_extractf32x4_ps(r2, 2),
+                       _mm512_extractf32x4_ps(r2, 3));
+        }
         return;
     }
     x86_scatter4(a, vi, n, _mm512_extractf32x4_ps(x, 0),
