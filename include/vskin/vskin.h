@@ -691,11 +691,12 @@ typedef enum vs_skin_flags {
     VS_SKIN_RAW_WEIGHTS = 1u << 0,
     /** Write the tightly packed outputs (positions, normals: stride 0 or 12)
      * with non-temporal (streaming) stores, which bypass the caches and skip
-     * reading each output line before overwriting it. Off by default: on a
-     * quiet machine the reads they skip are cheap, so they gain nothing and
-     * can cost a little; they pay off when other work loads the memory bus,
-     * as they spare it those reads (measurements in docs/performance.md).
-     * Worth trying for big outputs the caller will not read back soon.
+     * reading each output line before overwriting it. Off by default:
+     * streamed lines go to memory, so outputs a cache would have kept come
+     * back from memory, and small jobs lose; big jobs whose outputs the
+     * caches cannot hold, or that run while other work loads the memory
+     * bus, gain (measurements in docs/performance.md). Worth trying for big
+     * outputs the caller will not read back soon.
      * Interleaved outputs, tangents and the dual-quaternion kernels always
      * store through the caches. Results are bit-identical either way. */
     VS_SKIN_STREAMING_STORES = 1u << 1,
