@@ -197,9 +197,10 @@ KERNEL_INLINE void load3(const kernel_attr *a, const size_t *vi, size_t n,
 /* The inverse of load3's packed path: each 512-bit store is x and y
  * interleaved by one permute, z put in by a second. Streamed stores write
  * the same three vectors: whole when they fill three aligned cache lines,
- * else as twelve 128-bit pieces (x86_put3x4 knows their alignment), never
- * through x86_scatter4's per-quarter transposes, which would cost more
- * than the cache reads the streaming saves. */
+ * else as twelve 128-bit pieces on 16-byte alignment; output that is not
+ * 16-byte aligned cannot stream and takes the cached stores. Never through
+ * x86_scatter4's per-quarter transposes, which would cost more than the
+ * cache reads the streaming saves. */
 KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                           __m512 x, __m512 y, __m512 z)
 {
@@ -226,7 +227,7 @@ KERNEL_INLINE void store3(const kernel_attr *a, const size_t *vi, size_t n,
                          _mm512_permutex2var_ps(x, xy1, y), z1, z),
                      r2 = _mm512_permutex2var_ps(
                          _mm512_permutex2var_ps(x, xy2, y), z2, z);
-        if (!a->nt) {
+        if (!a->nt || ((uintptr_t)p & 15)) {
             _mm512_storeu_ps(p, r0);
             _mm512_storeu_ps(p + 16, r1);
             _mm512_storeu_ps(p + 32, r2);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Non-temporal output stores (VS_SKIN_STREAMING_STORES): which outputs
  * stream, and a job of many blocks on every SIMD kernel this CPU runs, whole
- * and split over a context's threads, with packed outputs at every 4-byte
+ * and split over a context's threads, with packed normals at every 4-byte
  * offset within a cache line (the kernels stream whole lines, 16-byte pieces or
  * plain stores by the alignment they find), giving bit for bit what cached
  * stores give. (The kernel tests run every ISA with the flag on small and
@@ -49,19 +49,74 @@ static float rnd(void)
     return (float)(seed >> 8) / 16777216.0f;
 }
 
+/* The first 64-byte boundary in p. */
+static unsigned char *line_start(unsigned char *p)
+{
+    return (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
+}
+
+static vs_result run(vs_skinning_job *job, vs_context *ctx, int parallel)
+{
+    return parallel ? vs_skinning_job_run_parallel(ctx, job, NULL)
+                    : vs_skinning_job_run(job, NULL);
+}
+
+/* Positions from out, normals from the skew-th byte past the first 64-byte
+ * boundary after them. The job's lead puts its packed positions on a line
+ * whatever their start, so the skew reaches the kernels through the
+ * normals. Returns the bytes the outputs span. */
+static size_t place_outputs(vs_skinning_job *job, unsigned char *out,
+                            size_t skew)
+{
+    unsigned char *normals = line_start(out + (size_t)N * 12) + skew;
+    job->out_positions = (float *)(void *)out;
+    job->out_normals = (float *)(void *)normals;
+    return (size_t)(normals - out) + (size_t)N * 12;
+}
+
+/* Runs job streamed into oa and cached into ob, each with its outputs
+ * placed by place_outputs over different fill bytes, and compares the
+ * positions and the normals the two wrote. */
+static void streams_as_cached(vs_skinning_job *job, vs_context *ctx,
+                              int parallel, unsigned char *oa,
+                              unsigned char *ob, size_t skew)
+{
+    const size_t span = place_outputs(job, oa, skew);
+    memset(oa, 0xAB, span);
+    memset(ob, 0xCD, span);
+    job->flags = VS_SKIN_STREAMING_STORES;
+    CHECK(run(job, ctx, parallel) == VS_OK);
+    place_outputs(job, ob, skew);
+    job->flags = 0;
+    CHECK(run(job, ctx, parallel) == VS_OK);
+    const size_t normals = span - (size_t)N * 12;
+    CHECK_MSG(memcmp(oa, ob, (size_t)N * 12) == 0 &&
+                  memcmp(oa + normals, ob + normals, (size_t)N * 12) == 0,
+              "%s, skew %zu, parallel %d: streamed and cached outputs differ",
+              vs_isa_name((vs_isa)job->isa), skew, parallel);
+}
+
 static void big_jobs_stream_the_same_bits(void)
 {
     float *jm = malloc(JOINTS * 16 * sizeof *jm);
     uint16_t *joints = malloc((size_t)N * K * sizeof *joints);
     float *weights = malloc((size_t)N * K * sizeof *weights);
     float *in = malloc((size_t)N * 6 * sizeof *in);
-    /* Outputs at 0, 4, ..., 60 bytes past a 64-byte boundary. */
-    unsigned char *a = malloc((size_t)N * 24 + 128);
-    unsigned char *b = malloc((size_t)N * 24 + 128);
+    /* Room for two roundings up to a 64-byte boundary and two skews. */
+    unsigned char *a = malloc((size_t)N * 24 + 256);
+    unsigned char *b = malloc((size_t)N * 24 + 256);
     vs_context *ctx = NULL;
     const vs_context_options two = {.thread_count = 2};
     CHECK(vs_context_create(&two, &ctx, NULL) == VS_OK);
+    vs_skinning_job job = {.vertex_count = N,
+                           .influence_count = K,
+                           .joint_matrices = jm,
+                           .joint_count = JOINTS,
+                           .joints = joints,
+                           .weights = weights,
+                           .in_positions = in};
     if (!jm || !joints || !weights || !in || !a || !b || !ctx) goto done;
+    job.in_normals = in + (size_t)N * 3;
     for (int j = 0; j < JOINTS; ++j) {
         memset(jm + 16 * j, 0, 16 * sizeof *jm);
         for (int i = 0; i < 12; ++i)
@@ -76,39 +131,11 @@ static void big_jobs_stream_the_same_bits(void)
         in[v] = rnd() * 2 - 1;
     for (int isa = VS_ISA_SSE2; isa < VS_ISA_COUNT; ++isa) {
         if (!vs_isa_supported((vs_isa)isa)) continue;
-        for (size_t skew = 0; skew < 64; skew += 4) {
-            unsigned char *oa =
-                (unsigned char *)(((uintptr_t)a + 63) & ~(uintptr_t)63) + skew;
-            unsigned char *ob =
-                (unsigned char *)(((uintptr_t)b + 63) & ~(uintptr_t)63) + skew;
-            for (int parallel = 0; parallel < 2; ++parallel) {
-                vs_skinning_job job = {.vertex_count = N,
-                                       .influence_count = K,
-                                       .joint_matrices = jm,
-                                       .joint_count = JOINTS,
-                                       .joints = joints,
-                                       .weights = weights,
-                                       .in_positions = in,
-                                       .in_normals = in + (size_t)N * 3,
-                                       .isa = (uint32_t)isa};
-                memset(oa, 0xAB, (size_t)N * 24);
-                memset(ob, 0xCD, (size_t)N * 24);
-                job.out_positions = (float *)(void *)oa;
-                job.out_normals = (float *)(void *)(oa + (size_t)N * 12);
-                job.flags = VS_SKIN_STREAMING_STORES;
-                CHECK((parallel ? vs_skinning_job_run_parallel(ctx, &job, NULL)
-                                : vs_skinning_job_run(&job, NULL)) == VS_OK);
-                job.out_positions = (float *)(void *)ob;
-                job.out_normals = (float *)(void *)(ob + (size_t)N * 12);
-                job.flags = 0;
-                CHECK((parallel ? vs_skinning_job_run_parallel(ctx, &job, NULL)
-                                : vs_skinning_job_run(&job, NULL)) == VS_OK);
-                CHECK_MSG(memcmp(oa, ob, (size_t)N * 24) == 0,
-                          "%s, skew %zu, parallel %d: streamed and cached "
-                          "outputs differ",
-                          vs_isa_name((vs_isa)isa), skew, parallel);
-            }
-        }
+        job.isa = (uint32_t)isa;
+        for (size_t skew = 0; skew < 64; skew += 4)
+            for (int parallel = 0; parallel < 2; ++parallel)
+                streams_as_cached(&job, ctx, parallel, line_start(a),
+                                  line_start(b), skew);
     }
 done:
     vs_context_free(ctx);
