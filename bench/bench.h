@@ -29,8 +29,8 @@ typedef struct bench_config {
      * rows run the scalar reference of the same method; the stream rows
      * exist for linear blending only (the stream has no DQS path). */
     vs_skin_method method;
-    /* --stores cached|streaming: 0 or VS_SKIN_STREAMING_STORES on every
-     * linear skinning job of the run. */
+    /* --stores auto|cached|streaming: 0, VS_SKIN_CACHED_STORES or
+     * VS_SKIN_STREAMING_STORES on every linear skinning job of the run. */
     uint32_t store_flags;
     double min_time;   /* seconds of timed work per cell */
     size_t copy_bytes; /* bytes per STREAM array */

@@ -17,7 +17,7 @@ static void usage(FILE *out, const char *prog)
         "usage: %s [--smoke|--quick] [--json] [--sizes LIST] "
         "[--threads LIST]\n       [--influences LIST] [--plot FILE.png] "
         "[--asset FILE] [--method linear|dq]\n       [--stores "
-        "cached|streaming] [--min-time SECONDS]\n\n"
+        "auto|cached|streaming] [--min-time SECONDS]\n\n"
         "Measures, in one run: skinning vertices/s (positions, +normals, "
         "+tangents;\nscalar reference, the dispatched kernel, each ISA, "
         "the prepared stream),\nSTREAM-copy bandwidth, bytes moved per "
@@ -36,8 +36,10 @@ static void usage(FILE *out, const char *prog)
         "CesiumMan from\n                     ../shared/assets, else the "
         "embedded SimpleSkin)\n"
         "  --method linear|dq blending method of the skinning rows\n"
-        "  --stores MODE      output stores of the skinning jobs: cached (the\n"
-        "                     library's default) or streaming (non-temporal)\n"
+        "  --stores MODE      output stores of the plain skinning jobs: auto\n"
+        "                     (the library's default: streaming from\n"
+        "                     VS_SKIN_STREAMING_AUTO_BYTES moved), cached or\n"
+        "                     streaming (non-temporal)\n"
         "  --min-time S       seconds of timed work per cell (default "
         "0.2)\n",
         prog);
@@ -141,13 +143,16 @@ static int parse(int argc, char **argv, const char *prog, bench_config *c)
             else if (!strcmp(a, "--asset"))
                 c->asset = v;
             else if (!strcmp(a, "--stores")) {
-                if (!strcmp(v, "cached")) {
+                if (!strcmp(v, "auto")) {
                     c->store_flags = 0;
+                } else if (!strcmp(v, "cached")) {
+                    c->store_flags = VS_SKIN_CACHED_STORES;
                 } else if (!strcmp(v, "streaming")) {
                     c->store_flags = VS_SKIN_STREAMING_STORES;
                 } else {
                     fprintf(stderr,
-                            "%s: --stores %s: expected cached or streaming\n",
+                            "%s: --stores %s: expected auto, cached or "
+                            "streaming\n",
                             prog, v);
                     return 2;
                 }

@@ -97,9 +97,11 @@ bool bench_print_json(const bench_config *c, const bench_results *r)
     cJSON_AddStringToObject(root, "best_isa", vs_isa_name(vs_cpu_best_isa()));
     cJSON_AddStringToObject(
         root, "method", c->method == VS_SKIN_DUAL_QUATERNION ? "dq" : "linear");
-    cJSON_AddStringToObject(
-        root, "stores",
-        c->store_flags & VS_SKIN_STREAMING_STORES ? "streaming" : "cached");
+    cJSON_AddStringToObject(root, "stores",
+                            c->store_flags & VS_SKIN_STREAMING_STORES
+                                ? "streaming"
+                            : c->store_flags & VS_SKIN_CACHED_STORES ? "cached"
+                                                                     : "auto");
     cJSON_AddBoolToObject(root, "smoke", c->smoke);
     cJSON_AddNumberToObject(root, "min_time_s", c->min_time);
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");

@@ -691,14 +691,23 @@ typedef enum vs_skin_flags {
     VS_SKIN_RAW_WEIGHTS = 1u << 0,
     /** Write the tightly packed outputs (positions, normals: stride 0 or 12)
      * with non-temporal (streaming) stores, which bypass the caches and skip
-     * reading each output line before overwriting it. Off by default:
-     * streamed lines go to memory, so outputs a cache would have kept come
-     * back from memory, and small jobs lose; big jobs whose outputs the
-     * caches cannot hold, or that run while other work loads the memory
-     * bus, gain (measurements in docs/performance.md). Worth trying for big
-     * outputs the caller will not read back soon.
-     * Interleaved outputs, tangents and the dual-quaternion kernels always
-     * store through the caches. Results are bit-identical either way. */
+     * reading each output line before overwriting it. Streamed lines go to
+     * memory, so outputs a cache would have kept come back from memory:
+     * small jobs lose, big jobs whose outputs the caches cannot hold gain
+     * (measurements in docs/performance.md).
+     * A vs_skinning_job (and so vs_skinning_job_run_parallel and
+     * vs_pose_mesh_options) that sets neither this flag nor
+     * VS_SKIN_CACHED_STORES chooses by size: it streams when the bytes it
+     * reads and writes (vertex_count times the packed sizes of its joints,
+     * weights and attributes, in and out) reach VS_SKIN_STREAMING_AUTO_BYTES,
+     * and stores through the caches below.
+     * The prepared stream (vs_skin_stream_job, vs_crowd_job) streams only
+     * when this flag asks: there streaming measured slower than the caches
+     * at every size tried. Set either flag to fix the choice, e.g. this one for
+     * big outputs the caller will not read back soon, VS_SKIN_CACHED_STORES for
+     * outputs read right after the job. Interleaved outputs, tangents and
+     * the dual-quaternion kernels always store through the caches. Results
+     * are bit-identical either way. */
     VS_SKIN_STREAMING_STORES = 1u << 1,
     /** Linear blend skinning only: normals by the blended 3x3 A itself,
      * normal' = normalize(A * n), as three.js, Godot and ozz-animation do,
@@ -717,8 +726,20 @@ typedef enum vs_skin_flags {
      * (VS_ERROR_ARGUMENT) with VS_SKIN_DUAL_QUATERNION, and in
      * vs_skin_stream_desc and vs_crowd_streams_desc, whose flags are the
      * weights' only. */
-    VS_SKIN_NORMALS_BY_MATRIX = 1u << 2
+    VS_SKIN_NORMALS_BY_MATRIX = 1u << 2,
+    /** Store every output through the caches, whatever the job's size (see
+     * VS_SKIN_STREAMING_STORES); refused (VS_ERROR_ARGUMENT) together with
+     * VS_SKIN_STREAMING_STORES. */
+    VS_SKIN_CACHED_STORES = 1u << 3
 } vs_skin_flags;
+
+/** The size from which a vs_skinning_job that sets neither
+ * VS_SKIN_STREAMING_STORES nor VS_SKIN_CACHED_STORES streams its packed
+ * outputs: the last-level cache a core commonly shares (a desktop CPU's,
+ * one AMD core complex's). A job that moves more has pushed its first
+ * outputs out of that cache before it ends, so caching them buys little,
+ * while each cached store first reads its line from memory. */
+#define VS_SKIN_STREAMING_AUTO_BYTES ((size_t)32 << 20)
 
 /** How influences are blended (see @ref dqs "dual-quaternion skinning"). */
 typedef enum vs_skin_method {
@@ -1058,8 +1079,9 @@ typedef struct vs_skin_stream_job {
     /** @} */
     uint32_t tangent_components; /**< 3 or 4 (default 4) */
     uint32_t isa;                /**< vs_isa; SCALAR runs PORTABLE */
-    /** VS_SKIN_STREAMING_STORES and VS_SKIN_NORMALS_BY_MATRIX, or 0
-     * (vs_skin_flags); the weight flags belong to the stream's desc. */
+    /** VS_SKIN_STREAMING_STORES, VS_SKIN_CACHED_STORES (the default here)
+     * and VS_SKIN_NORMALS_BY_MATRIX, or 0 (vs_skin_flags); the weight flags
+     * belong to the stream's desc. */
     uint32_t flags;
 } vs_skin_stream_job;
 

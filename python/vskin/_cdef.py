@@ -275,7 +275,8 @@ vs_result vs_pose_joint_matrices(const vs_pose *pose, uint32_t skin,
 typedef enum vs_skin_flags {
     VS_SKIN_RAW_WEIGHTS = 1,
     VS_SKIN_STREAMING_STORES = 2,
-    VS_SKIN_NORMALS_BY_MATRIX = 4
+    VS_SKIN_NORMALS_BY_MATRIX = 4,
+    VS_SKIN_CACHED_STORES = 8
 } vs_skin_flags;
 
 typedef enum vs_skin_method {

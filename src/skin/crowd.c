@@ -139,8 +139,9 @@ static bool skin_slot(const vs_crowd_slot *slot, void *user)
             .out_positions = out + slot->positions_offset,
             .in_normals = normals ? ss->normals : NULL,
             .out_normals = normals ? out + slot->normals_offset : NULL,
-            .flags = job->flags &
-                     (VS_SKIN_STREAMING_STORES | VS_SKIN_NORMALS_BY_MATRIX),
+            .flags =
+                job->flags & (VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES |
+                              VS_SKIN_NORMALS_BY_MATRIX),
         };
         a->result = a->run->vertex_split
                         ? vs_skin_stream_job_run_parallel(a->run->vertex_split,

@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "skin/lbs/kernel.h"
 #include "skin/skin_stream_internal.h"
+#include "skin/skinning_internal.h"
 
 static vs_result check_attr(const char *name, const void *in, size_t in_stride,
                             const void *out, size_t out_stride, size_t element,
@@ -67,6 +68,8 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
                          "skin stream job: tangent_components: %u is not 3 "
                          "or 4",
                          job->tangent_components);
+    if ((r = skin_check_store_flags(job->flags, "skin stream job", error)))
+        return r;
     const size_t tan = (job->tangent_components == 3 ? 3 : 4) * sizeof(float);
     if ((r = check_attr("positions", job->in_positions,
                         job->in_positions_stride, job->out_positions,

@@ -4,6 +4,7 @@
 #define VS_SKIN_SKINNING_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vskin/vskin.h"
 
@@ -18,5 +19,20 @@ vs_result skinning_job_reference_from(const vs_skinning_job *job, size_t first,
  * starts its later ranges that far past their block-aligned starts, so
  * that every range's blocks are the serial run's. */
 size_t skinning_job_lead(const vs_skinning_job *job);
+
+/* VS_ERROR_ARGUMENT, naming `what` (the job kind), where flags ask for
+ * both VS_SKIN_STREAMING_STORES and VS_SKIN_CACHED_STORES. */
+vs_result skin_check_store_flags(uint32_t flags, const char *what,
+                                 vs_error *error);
+
+/* The bytes a job reads and writes: vertex_count times the packed sizes of
+ * its joints, weights and attributes, in and out (SIZE_MAX past it). */
+size_t skinning_job_bytes(const vs_skinning_job *job);
+
+/* job->flags with its store choice made: VS_SKIN_STREAMING_STORES or
+ * VS_SKIN_CACHED_STORES as the caller set one, else by skinning_job_bytes
+ * against VS_SKIN_STREAMING_AUTO_BYTES. A parallel job makes it once for
+ * the whole job, so that its ranges, each smaller, store as one run would. */
+uint32_t skinning_job_store_flags(const vs_skinning_job *job);
 
 #endif

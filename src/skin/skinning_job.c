@@ -63,6 +63,17 @@ static vs_result check_pair(const void *in, const void *out, const char *what,
                      in ? "in" : "out", what, in ? "out" : "in", what);
 }
 
+vs_result skin_check_store_flags(uint32_t flags, const char *what,
+                                 vs_error *error)
+{
+    const uint32_t both = VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES;
+    if ((flags & both) != both) return VS_OK;
+    return set_error(error, VS_ERROR_ARGUMENT,
+                     "%s: flags: VS_SKIN_STREAMING_STORES and "
+                     "VS_SKIN_CACHED_STORES ask for opposite stores",
+                     what);
+}
+
 vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error)
 {
     vs_result r;
@@ -92,6 +103,8 @@ vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error)
                          "skinning job: flags: VS_SKIN_NORMALS_BY_MATRIX "
                          "applies to VS_SKIN_LINEAR only, not "
                          "VS_SKIN_DUAL_QUATERNION");
+    if ((r = skin_check_store_flags(job->flags, "skinning job", error)))
+        return r;
     /* DQS reads only the dual quaternions when the caller gives them. */
     const bool dq_given =
         job->method == VS_SKIN_DUAL_QUATERNION && job->joint_dual_quaternions;

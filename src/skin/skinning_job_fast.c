@@ -7,6 +7,7 @@
  * time (weights normalised once per vertex by the reference's rule) and
  * accumulated. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -255,7 +256,8 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
                    job->in_tangents_stride, job->out_tangents,
                    job->out_tangents_stride, job->tangent_components, true);
     kernel_io_normals(&io, job->flags);
-    const bool streaming = kernel_io_streaming(&io, job->flags);
+    const bool streaming =
+        kernel_io_streaming(&io, skinning_job_store_flags(job));
     kernel_palette_copy copy;
     vs_skinning_job aligned = *job;
     aligned.joint_matrices = kernel_aligned_palette(
@@ -263,6 +265,26 @@ static vs_result run_fast(const vs_skinning_job *job, const kernel_ops *ops,
     const vs_result r = run_blocks(&aligned, ops, &io, error);
     if (streaming) kernel_store_fence();
     return r;
+}
+
+size_t skinning_job_bytes(const vs_skinning_job *job)
+{
+    size_t per = (size_t)job->influence_count *
+                 (sizeof *job->joints + sizeof *job->weights);
+    per += 2 * 3 * sizeof(float) * (1u + (job->in_normals != NULL));
+    if (job->in_tangents)
+        per += 2 * sizeof(float) * (job->tangent_components == 3 ? 3u : 4u);
+    return job->vertex_count > SIZE_MAX / per ? SIZE_MAX
+                                              : job->vertex_count * per;
+}
+
+uint32_t skinning_job_store_flags(const vs_skinning_job *job)
+{
+    const uint32_t both = VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES;
+    if (job->flags & both) return job->flags;
+    return job->flags | (skinning_job_bytes(job) >= VS_SKIN_STREAMING_AUTO_BYTES
+                             ? VS_SKIN_STREAMING_STORES
+                             : VS_SKIN_CACHED_STORES);
 }
 
 size_t skinning_job_lead(const vs_skinning_job *job)

@@ -124,8 +124,10 @@ vs_result vs_skinning_job_run_parallel(vs_context *context,
     if (r != VS_OK) return r;
     const size_t grain = range_grain(context, job->vertex_count);
     if (!grain) return vs_skinning_job_run(job, error);
+    vs_skinning_job whole = *job;
+    whole.flags = skinning_job_store_flags(job);
     return run_ranges(context, job->vertex_count, grain, skinning_job_lead(job),
-                      run_range, job, error);
+                      run_range, &whole, error);
 }
 
 static void run_stream_range(void *user, size_t begin, size_t end,

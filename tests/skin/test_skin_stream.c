@@ -510,6 +510,12 @@ static void bad_inputs_are_refused(void)
     job.in_normals = pos;
     CHECK(vs_skin_stream_job_run(&job, &err) == VS_ERROR_ARGUMENT);
     job.in_normals = NULL;
+    job.flags = VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES;
+    CHECK(vs_skin_stream_job_run(&job, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "opposite stores") != NULL);
+    job.flags = VS_SKIN_CACHED_STORES;
+    CHECK(vs_skin_stream_job_run(&job, &err) == VS_OK);
+    job.flags = 0;
     CHECK(vs_skin_stream_job_run(&job, &err) == VS_OK);
     vs_skin_stream_free(s);
 }

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Non-temporal output stores (VS_SKIN_STREAMING_STORES): which outputs
- * stream, and a job of many blocks on every SIMD kernel this CPU runs, whole
- * and split over a context's threads, with packed normals at every 4-byte
- * offset within a cache line (the kernels stream whole lines, 16-byte pieces or
- * plain stores by the alignment they find), giving bit for bit what cached
- * stores give. (The kernel tests run every ISA with the flag on small and
- * odd-sized meshes too.) */
+ * stream, which jobs choose them by size, and a job of many blocks on every
+ * SIMD kernel this CPU runs, whole and split over a context's threads, with
+ * packed normals at every 4-byte offset within a cache line (the kernels stream
+ * whole lines, 16-byte pieces or plain stores by the alignment they find),
+ * giving bit for bit what cached stores give. (The kernel tests run every ISA
+ * with the flag on small and odd-sized meshes too.) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "skin/lbs/kernel.h"
+#include "skin/skinning_internal.h"
 #include "test.h"
 
 static void only_packed_outputs_stream_and_only_when_asked(void)
@@ -35,6 +36,68 @@ static void only_packed_outputs_stream_and_only_when_asked(void)
     kernel_io_init(&io, dummy, 0, dummy, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0,
                    4, false);
     CHECK(!kernel_io_streaming(&io, VS_SKIN_STREAMING_STORES));
+}
+
+/* A job that sets neither store flag streams from
+ * VS_SKIN_STREAMING_AUTO_BYTES moved, counting every attribute it has in and
+ * out; one flag fixes the choice, both are refused. */
+static void jobs_choose_their_stores_by_size(void)
+{
+    const float dummy[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float out[6] = {0};
+    const uint16_t joint[4] = {0};
+    /* Positions and normals, 4 influences: 48 + 4 * (2 + 4) bytes. */
+    const size_t per = 72;
+    const size_t edge = VS_SKIN_STREAMING_AUTO_BYTES / per;
+    vs_skinning_job job = {.vertex_count = edge,
+                           .influence_count = 4,
+                           .joint_matrices = dummy,
+                           .joint_count = 1,
+                           .joints = joint,
+                           .weights = dummy,
+                           .in_positions = dummy,
+                           .out_positions = out,
+                           .in_normals = dummy,
+                           .out_normals = out};
+    CHECK(skinning_job_bytes(&job) == edge * per);
+    const uint32_t stores = VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES;
+    CHECK((skinning_job_store_flags(&job) & stores) ==
+          (edge * per >= VS_SKIN_STREAMING_AUTO_BYTES ? VS_SKIN_STREAMING_STORES
+                                                      : VS_SKIN_CACHED_STORES));
+    job.vertex_count = edge + 1;
+    CHECK((skinning_job_store_flags(&job) & stores) ==
+          VS_SKIN_STREAMING_STORES);
+    /* Tangents of 4 floats, in and out, count too. */
+    job.vertex_count = VS_SKIN_STREAMING_AUTO_BYTES / (per + 32) + 1;
+    job.in_tangents = dummy, job.out_tangents = out;
+    CHECK(skinning_job_bytes(&job) == job.vertex_count * (per + 32));
+    CHECK((skinning_job_store_flags(&job) & stores) ==
+          VS_SKIN_STREAMING_STORES);
+    job.in_tangents = NULL, job.out_tangents = NULL;
+    /* Below the size, and with RAW_WEIGHTS kept as it is. */
+    job.vertex_count = 1000;
+    job.flags = VS_SKIN_RAW_WEIGHTS;
+    CHECK(skinning_job_store_flags(&job) ==
+          (VS_SKIN_RAW_WEIGHTS | VS_SKIN_CACHED_STORES));
+    /* The caller's flag wins either way. */
+    job.flags = VS_SKIN_STREAMING_STORES;
+    CHECK(skinning_job_store_flags(&job) == VS_SKIN_STREAMING_STORES);
+    job.vertex_count = edge * 4;
+    job.flags = VS_SKIN_CACHED_STORES;
+    CHECK(skinning_job_store_flags(&job) == VS_SKIN_CACHED_STORES);
+    /* A count past the address space saturates instead of wrapping. */
+    job.vertex_count = SIZE_MAX / 8;
+    CHECK(skinning_job_bytes(&job) == SIZE_MAX);
+    /* Opposite asks are refused, by name (test_skin_stream: the stream
+     * job's). */
+    job.vertex_count = 1;
+    job.flags = stores;
+    vs_error err;
+    CHECK(vs_skinning_job_validate(&job, &err) == VS_ERROR_ARGUMENT);
+    CHECK(strstr(err.message, "VS_SKIN_CACHED_STORES") != NULL);
+    job.flags = VS_SKIN_CACHED_STORES;
+    CHECK(vs_skinning_job_validate(&job, NULL) == VS_OK);
+    CHECK(vs_skinning_job_run(&job, NULL) == VS_OK);
 }
 
 /* Enough vertices for the parallel run to cut several ranges, and few
@@ -87,7 +150,7 @@ static void streams_as_cached(vs_skinning_job *job, vs_context *ctx,
     job->flags = VS_SKIN_STREAMING_STORES;
     CHECK(run(job, ctx, parallel) == VS_OK);
     place_outputs(job, ob, skew);
-    job->flags = 0;
+    job->flags = VS_SKIN_CACHED_STORES;
     CHECK(run(job, ctx, parallel) == VS_OK);
     const size_t normals = span - (size_t)N * 12;
     CHECK_MSG(memcmp(oa, ob, (size_t)N * 12) == 0 &&
@@ -150,6 +213,7 @@ done:
 int main(void)
 {
     RUN(only_packed_outputs_stream_and_only_when_asked);
+    RUN(jobs_choose_their_stores_by_size);
     RUN(big_jobs_stream_the_same_bits);
     return test_summary();
 }
