@@ -58,7 +58,7 @@ static void jobs_choose_their_stores_by_size(void)
                            .in_positions = dummy,
                            .out_positions = out,
                            .in_normals = dummy,
-                           .out_normals = out};
+                           .out_normals = out + 3};
     CHECK(skinning_job_bytes(&job) == edge * per);
     const uint32_t stores = VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES;
     CHECK((skinning_job_store_flags(&job) & stores) ==
