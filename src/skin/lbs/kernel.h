@@ -41,6 +41,13 @@ enum {
     BLEND_PLAIN,           /* sum w * J */
 };
 
+/* Influences from which the FMA kernels blend a vertex's matrix on two
+ * chains (even and odd influences, summed at the end), so that each waits
+ * on half the FMAs; below it on one chain, whose saved add per vertex
+ * counts for more than its latency. Every FMA kernel keeps the same rule,
+ * so they give the same floats. */
+#define BLEND_CHAINS 4
+
 /* Vertices per block: a multiple of the widest kernel's 16 lanes, and large
  * enough that the per-block work (the plain job's checks of a block's
  * indices and weights, calls, dispatch) is spread thin (docs/design/rejected.md

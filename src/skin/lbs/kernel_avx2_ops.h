@@ -135,8 +135,10 @@ NAME(blend_vertex)(const float *const *jm, const float *w, float scale,
         c01 = _mm256_mul_ps(i, i01);
         c23 = _mm256_mul_ps(i, i23);
     }
-    /* Two chains of FMAs (even and odd influences) summed at the end: half
-     * the dependent latency per vertex for 2+ influences. */
+    /* From BLEND_CHAINS influences, two chains of FMAs (even and odd
+     * influences) summed at the end: half the dependent latency per vertex.
+     * Below, one chain: a second one costs an add per vertex, which counts
+     * for more there than the latency it saves. */
     __m256 d01 = _mm256_setzero_ps(), d23 = _mm256_setzero_ps();
     /* With 2, 4 or 8 influences the weights are loaded as one vector and
      * each is broadcast by a permute: the blend is bound by its loads (the
@@ -158,7 +160,7 @@ NAME(blend_vertex)(const float *const *jm, const float *w, float scale,
         const __m256 wj =
             vec ? _mm256_permutevar8x32_ps(wv, _mm256_set1_epi32((int)j))
                 : _mm256_set1_ps(w[j]);
-        if (j % 2 == 0) {
+        if (j % 2 == 0 || k < BLEND_CHAINS) {
             c01 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j]), c01);
             c23 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j] + 8), c23);
         } else {
@@ -166,7 +168,7 @@ NAME(blend_vertex)(const float *const *jm, const float *w, float scale,
             d23 = _mm256_fmadd_ps(wj, _mm256_loadu_ps(jm[j] + 8), d23);
         }
     }
-    if (k >= 2) {
+    if (k >= BLEND_CHAINS) {
         c01 = _mm256_add_ps(c01, d01);
         c23 = _mm256_add_ps(c23, d23);
     }

@@ -44,9 +44,10 @@ VS_TARGET_BEGIN("avx512f,avx2,fma")
         _mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),              \
         _mm512_castps_si512(x), _mm512_set1_epi32(INT32_MIN)))
 
-/* c + sum_j w[j] * jm[j] with even and odd influences on two FMA chains
- * (c and a zero), summed at the end: the AVX2 kernel's order for each of
- * the 16 entries, so its floats. */
+/* c + sum_j w[j] * jm[j]: from BLEND_CHAINS influences with even and odd
+ * influences on two FMA chains (c and a zero), summed at the end, below
+ * that on one chain: the AVX2 kernel's order for each of the 16 entries,
+ * so its floats. */
 KERNEL_INLINE __m512 blend_chains(const float *const *jm, const float *w,
                                   __m512 c, const unsigned k)
 {
@@ -54,12 +55,12 @@ KERNEL_INLINE __m512 blend_chains(const float *const *jm, const float *w,
     KERNEL_UNROLL
     for (unsigned j = 0; j < k; ++j) {
         const __m512 wj = _mm512_set1_ps(w[j]);
-        if (j % 2 == 0)
+        if (j % 2 == 0 || k < BLEND_CHAINS)
             c = _mm512_fmadd_ps(wj, _mm512_loadu_ps(jm[j]), c);
         else
             d = _mm512_fmadd_ps(wj, _mm512_loadu_ps(jm[j]), d);
     }
-    return k >= 2 ? _mm512_add_ps(c, d) : c;
+    return k >= BLEND_CHAINS ? _mm512_add_ps(c, d) : c;
 }
 
 /* The blend in the transform (MATS_FUSED) finds the matrices of 4 and 8
@@ -67,7 +68,8 @@ KERNEL_INLINE __m512 blend_chains(const float *const *jm, const float *w,
  * shifted and masked in general registers: a load per influence fewer than
  * palette offsets staged by job_prepare, and no pass writing them. 2 and 3
  * influences keep the offsets (a 32-bit pair of indices measured slower
- * than two offset loads). */
+ * than two offset loads); with 2, one 64-bit load brings a vertex's pair:
+ * the blend in the transform is bound by its operations, loads included. */
 KERNEL_INLINE bool fused_reads_joints(unsigned k)
 {
     return k % 4 == 0;
@@ -93,6 +95,11 @@ KERNEL_INLINE __m512 vertex_mat(kernel_mats mats, const int how, int i)
                 jm[j + e] = (const float *)(const void *)(palette + at);
             }
         }
+    } else if (k == 2) {
+        uint64_t q;
+        memcpy(&q, mats.off + i * 2, sizeof q);
+        jm[0] = (const float *)(const void *)(palette + (uint32_t)q);
+        jm[1] = (const float *)(const void *)(palette + (q >> 32));
     } else {
         KERNEL_UNROLL
         for (unsigned j = 0; j < k; ++j)
