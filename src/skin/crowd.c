@@ -16,6 +16,7 @@
 #include "base/context_internal.h"
 #include "base/error.h"
 #include "skin/crowd_streams_internal.h"
+#include "skin/skinning_internal.h"
 #include "vskin/vskin.h"
 
 /* Walks the slots in layout order; calls visit(slot, user) for each. */
@@ -140,8 +141,7 @@ static bool skin_slot(const vs_crowd_slot *slot, void *user)
             .in_normals = normals ? ss->normals : NULL,
             .out_normals = normals ? out + slot->normals_offset : NULL,
             .flags =
-                job->flags & (VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES |
-                              VS_SKIN_NORMALS_BY_MATRIX),
+                job->flags & (SKIN_STORE_FLAGS | VS_SKIN_NORMALS_BY_MATRIX),
         };
         a->result = a->run->vertex_split
                         ? vs_skin_stream_job_run_parallel(a->run->vertex_split,

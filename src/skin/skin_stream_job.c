@@ -70,7 +70,7 @@ vs_result vs_skin_stream_job_validate(const vs_skin_stream_job *job,
                          job->tangent_components);
     if ((r = skin_check_store_flags(job->flags, "skin stream job", error)))
         return r;
-    const size_t tan = (job->tangent_components == 3 ? 3 : 4) * sizeof(float);
+    const size_t tan = skin_tangent_bytes(job->tangent_components);
     if ((r = check_attr("positions", job->in_positions,
                         job->in_positions_stride, job->out_positions,
                         job->out_positions_stride, 12, total, error)) ||

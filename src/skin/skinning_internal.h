@@ -20,6 +20,15 @@ vs_result skinning_job_reference_from(const vs_skinning_job *job, size_t first,
  * that every range's blocks are the serial run's. */
 size_t skinning_job_lead(const vs_skinning_job *job);
 
+/* The two flags that fix a job's store choice (vs_skin_flags). */
+#define SKIN_STORE_FLAGS (VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES)
+
+/* Bytes of one packed tangent: tangent_components floats, 0 meaning 4. */
+static inline size_t skin_tangent_bytes(uint32_t tangent_components)
+{
+    return (tangent_components == 3 ? 3u : 4u) * sizeof(float);
+}
+
 /* VS_ERROR_ARGUMENT, naming `what` (the job kind), where flags ask for
  * both VS_SKIN_STREAMING_STORES and VS_SKIN_CACHED_STORES. */
 vs_result skin_check_store_flags(uint32_t flags, const char *what,

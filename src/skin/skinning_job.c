@@ -66,8 +66,7 @@ static vs_result check_pair(const void *in, const void *out, const char *what,
 vs_result skin_check_store_flags(uint32_t flags, const char *what,
                                  vs_error *error)
 {
-    const uint32_t both = VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES;
-    if ((flags & both) != both) return VS_OK;
+    if ((flags & SKIN_STORE_FLAGS) != SKIN_STORE_FLAGS) return VS_OK;
     return set_error(error, VS_ERROR_ARGUMENT,
                      "%s: flags: VS_SKIN_STREAMING_STORES and "
                      "VS_SKIN_CACHED_STORES ask for opposite stores",
@@ -120,8 +119,7 @@ vs_result vs_skinning_job_validate(const vs_skinning_job *job, vs_error *error)
         return r;
 
     const size_t inf = job->influence_count;
-    const size_t tangent =
-        (job->tangent_components == 3 ? 3 : 4) * sizeof(float);
+    const size_t tangent = skin_tangent_bytes(job->tangent_components);
     if ((r = check_buffer(job, "joints", job->joints_stride,
                           inf * sizeof(uint16_t), error)) ||
         (r = check_buffer(job, "weights", job->weights_stride,

@@ -273,15 +273,14 @@ size_t skinning_job_bytes(const vs_skinning_job *job)
                  (sizeof *job->joints + sizeof *job->weights);
     per += 2 * 3 * sizeof(float) * (1u + (job->in_normals != NULL));
     if (job->in_tangents)
-        per += 2 * sizeof(float) * (job->tangent_components == 3 ? 3u : 4u);
+        per += 2 * skin_tangent_bytes(job->tangent_components);
     return job->vertex_count > SIZE_MAX / per ? SIZE_MAX
                                               : job->vertex_count * per;
 }
 
 uint32_t skinning_job_store_flags(const vs_skinning_job *job)
 {
-    const uint32_t both = VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES;
-    if (job->flags & both) return job->flags;
+    if (job->flags & SKIN_STORE_FLAGS) return job->flags;
     return job->flags | (skinning_job_bytes(job) >= VS_SKIN_STREAMING_AUTO_BYTES
                              ? VS_SKIN_STREAMING_STORES
                              : VS_SKIN_CACHED_STORES);

@@ -46,8 +46,7 @@ static void run_range(void *user, size_t begin, size_t end, uint32_t worker)
     end = after_lead(task, end);
     if (begin == end) return;
     const size_t inf = job->influence_count;
-    const size_t tangent =
-        (job->tangent_components == 3 ? 3u : 4u) * sizeof(float);
+    const size_t tangent = skin_tangent_bytes(job->tangent_components);
     vs_skinning_job sub = *job;
     sub.vertex_count = end - begin;
     sub.joints =

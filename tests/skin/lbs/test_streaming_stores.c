@@ -60,18 +60,17 @@ static void jobs_choose_their_stores_by_size(void)
                            .in_normals = dummy,
                            .out_normals = out + 3};
     CHECK(skinning_job_bytes(&job) == edge * per);
-    const uint32_t stores = VS_SKIN_STREAMING_STORES | VS_SKIN_CACHED_STORES;
-    CHECK((skinning_job_store_flags(&job) & stores) ==
+    CHECK((skinning_job_store_flags(&job) & SKIN_STORE_FLAGS) ==
           (edge * per >= VS_SKIN_STREAMING_AUTO_BYTES ? VS_SKIN_STREAMING_STORES
                                                       : VS_SKIN_CACHED_STORES));
     job.vertex_count = edge + 1;
-    CHECK((skinning_job_store_flags(&job) & stores) ==
+    CHECK((skinning_job_store_flags(&job) & SKIN_STORE_FLAGS) ==
           VS_SKIN_STREAMING_STORES);
     /* Tangents of 4 floats, in and out, count too. */
     job.vertex_count = VS_SKIN_STREAMING_AUTO_BYTES / (per + 32) + 1;
     job.in_tangents = dummy, job.out_tangents = out;
     CHECK(skinning_job_bytes(&job) == job.vertex_count * (per + 32));
-    CHECK((skinning_job_store_flags(&job) & stores) ==
+    CHECK((skinning_job_store_flags(&job) & SKIN_STORE_FLAGS) ==
           VS_SKIN_STREAMING_STORES);
     job.in_tangents = NULL, job.out_tangents = NULL;
     /* Below the size, and with RAW_WEIGHTS kept as it is. */
@@ -91,7 +90,7 @@ static void jobs_choose_their_stores_by_size(void)
     /* Opposite asks are refused, by name (test_skin_stream: the stream
      * job's). */
     job.vertex_count = 1;
-    job.flags = stores;
+    job.flags = SKIN_STORE_FLAGS;
     vs_error err;
     CHECK(vs_skinning_job_validate(&job, &err) == VS_ERROR_ARGUMENT);
     CHECK(strstr(err.message, "VS_SKIN_CACHED_STORES") != NULL);
